@@ -77,8 +77,9 @@ RULES: tuple[Rule, ...] = (
     Rule("SG208", WARNING, "precision inversion", "studygen.checks.sg208_precision_inversion",
          "a lower-precision variant slower than a higher-precision one on the same platform, in GPU work time"),
     Rule("SG209", ERROR, "provenance", "studygen.checks.sg209_provenance",
-         "a record that names no GPU, software version, checkpoint revision, commit or citation, a checkpoint "
-         "revision its study file neither names nor lists, or another model than the study file's"),
+         "a record that names no GPU (no CPU, for one timed on the CPU), software version, checkpoint revision, "
+         "commit or citation, a checkpoint revision its study file neither names nor lists, or another model than "
+         "the study file's"),
     Rule("SG210", WARNING, "kernel-time coverage", "studygen.checks.sg210_kernel_coverage",
          "kernel groups that miss the profiled total by 2 %, or leave over 10 % unclassified; a per-layer total "
          "over 2 % above its run's GPU compute time, unless the run was timed apart from its profile "

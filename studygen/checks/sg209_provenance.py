@@ -1,7 +1,9 @@
 """SG209 provenance: a record whose figures cannot be traced to a machine,
 software, model and code, or to a publication.
 
-- A collected record (``provenance.collector``) must name the GPU, the
+- A collected record (``provenance.collector``) must name the GPU (a
+  record measured without one, ``gpu_count`` 0, whose latencies the host's
+  clock timed, ``collect run --cpu``: the CPU, ``provenance.cpu``), the
   version of the software its results' backends run on (``tensorrt`` for
   TensorRT results, ``torch`` for PyTorch, ``onnxruntime``; at least one
   version for results without a backend), the checkpoint revision (or, for
@@ -39,7 +41,9 @@ repository, so its record stated the study's revision, false; and the
 hackathon family's records held seven revisions while its study file named
 one, and check said nothing. (issue: provenance) ``ABC1234…`` passed as
 ``abc1234`` yet made a measurement key of its own; a record of another
-model in the study's folder passed.
+model in the study's folder passed. (trial s21) A ``collect run --cpu``
+record, timed on a machine without a GPU, was told to name a GPU, and
+``collect env`` there could not: nothing said which CPU timed its figures.
 """
 
 from __future__ import annotations
@@ -48,9 +52,12 @@ import functools
 
 from ..findings import Finding
 from ..records.checkpoints import Revisions
+from ..records.kinds import Kind
+from ..records.provenance import measured_without_gpu
 from ..records.unstated import INGEST_COLLECTORS
 from ..study.model_revisions import describe_allowed, names_model, names_revision
 from ..study.scaffold import unfinished_severity
+from ..study.timing import is_host_clock_timer
 
 BACKEND_VERSION = {"tensorrt": "tensorrt", "pytorch": "torch", "onnxruntime": "onnxruntime"}
 
@@ -78,9 +85,30 @@ def _hint(record, missing: str | None, option: str, otherwise: str) -> str:
     return otherwise
 
 
+def _cpu_hint(record) -> str:
+    """How a record timed on the CPU gets its CPU model: ``collect env`` on
+    the machine that measured it, which reads the model
+    (:func:`studygen.collect.env.cpu_model`), where ``collect run`` made it."""
+    if (record.provenance.get("collector") or {}).get("name") == MEASURED:
+        return (f"on the machine that measured it: studygen collect env --family {record.data['family']} "
+                f"--job {record.job_id} --role measuring (it records the CPU model as provenance.cpu)")
+    return "record the model of the CPU that timed it as provenance.cpu"
+
+
 def _is_version(value) -> bool:
     """A version names a number (``unknown`` does not)."""
     return any(character.isdigit() for character in str(value))
+
+
+def timed_on_cpu(record) -> bool:
+    """Whether ``record`` was measured without a GPU (``gpu_count`` 0, no
+    ``gpu``: :func:`~studygen.records.provenance.measured_without_gpu`) and
+    a latency of it was timed by the host's clock
+    (:func:`~studygen.study.timing.is_host_clock_timer`): its figures are the
+    CPU's, which it is held to name."""
+    return measured_without_gpu(record.provenance) and any(
+        result.get("kind") == Kind.LATENCY and is_host_clock_timer((result.get("method") or {}).get("timer"))
+        for result in record.results)
 
 
 def collected(record, commit_severity: str = "") -> list[Finding]:
@@ -92,7 +120,11 @@ def collected(record, commit_severity: str = "") -> list[Finding]:
     software = provenance.get("software") or {}
     checkpoint = provenance["checkpoint"]
     findings = []
-    if not provenance.get("gpu"):
+    if timed_on_cpu(record):
+        if not provenance.get("cpu"):
+            findings.append(_finding(record, "/provenance/cpu", "collected record timed without a GPU names no CPU",
+                                     _cpu_hint(record)))
+    elif not provenance.get("gpu"):
         findings.append(_finding(record, "/provenance/gpu", "collected record names no GPU", _hint(
             record, "the input names no GPU", "--gpu MODEL, the GPU of the machine that produced the input",
             "record the measuring GPU model")))

@@ -1,4 +1,4 @@
-"""The provenance block of this machine: GPUs and driver, CUDA, Python,
+"""The provenance block of this machine: GPUs and driver, the CPU model, CUDA, Python,
 the versions of torch, transformers, ModelOpt and TensorRT, the repository
 commit and whether the tree is dirty.
 
@@ -147,6 +147,43 @@ def first_line(text: str, fallback: str) -> str:
     return text.strip().splitlines()[0] if text.strip() else fallback
 
 
+# provenance.cpu holds at most this many characters (schemas/run_record.schema.json); a longer name is cut
+CPU_MODEL_LIMIT = 200
+CPUINFO = Path("/proc/cpuinfo")
+
+
+def cpu_model(cpuinfo: Path = CPUINFO) -> tuple[str | None, str | None]:
+    """``(CPU model, problem)`` of this machine: on Linux the ``model name``
+    lines of ``cpuinfo`` (distinct models joined by ' + ', as :func:`gpu_fields`
+    joins GPUs), on macOS ``sysctl -n machdep.cpu.brand_string``, elsewhere
+    or failing those :func:`platform.processor`. Whitespace runs become one
+    space and the name is cut to :data:`CPU_MODEL_LIMIT` characters.
+    ``problem`` says why no model was found (an Arm Linux kernel lists no
+    ``model name``); nothing here raises."""
+    names: list[str] = []
+    try:
+        for line in cpuinfo.read_text(errors="replace").splitlines():
+            field, _, value = line.partition(":")
+            if field.strip().lower() == "model name" and value.strip():
+                names.append(" ".join(value.split()))
+    except OSError:
+        pass  # no such file off Linux
+    if not names and platform.system() == "Darwin":
+        try:
+            done = subprocess.run(["sysctl", "-n", "machdep.cpu.brand_string"], capture_output=True, text=True,
+                                  timeout=QUICK_TIMEOUT_S)
+            if done.returncode == 0 and done.stdout.strip():
+                names.append(" ".join(done.stdout.split()))
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+    if not names and platform.processor().strip():
+        names.append(" ".join(platform.processor().split()))
+    if not names:
+        return None, f"CPU model: not found in {cpuinfo} or platform.processor()"
+    distinct = list(dict.fromkeys(names))
+    return " + ".join(distinct)[:CPU_MODEL_LIMIT], None
+
+
 def gpu_fields(names: list[str]) -> dict:
     """``gpu`` (the model; distinct models joined by ' + ') and ``gpu_count``."""
     if not names:
@@ -163,7 +200,7 @@ def now_iso() -> str:
 def collect_env(root: Path | None = None, *, with_torch: bool = True) -> dict:
     """This machine's provenance block (schema ``provenance`` fields).
 
-    Keys: gpu, gpu_count, driver, software {python, cuda, torch,
+    Keys: gpu, gpu_count, cpu (:func:`cpu_model`), driver, software {python, cuda, torch,
     transformers, modelopt, tensorrt, timm, onnxruntime, pycocotools},
     repository_commit, repository_dirty (git at ``root``, default the working
     directory), collected_at, notes (what was missing and why). Never
@@ -182,6 +219,9 @@ def collect_env(root: Path | None = None, *, with_torch: bool = True) -> dict:
         notes.append(f"GPUs and driver: {problem}")
     if not names:
         notes.append("no GPU found on this machine")
+    cpu, cpu_problem = cpu_model()
+    if cpu_problem:
+        notes.append(cpu_problem)
     software = {"python": platform.python_version(), "cuda": cuda}
     for field_name, distributions in PACKAGES.items():
         found = package_version(distributions)
@@ -193,7 +233,7 @@ def collect_env(root: Path | None = None, *, with_torch: bool = True) -> dict:
     commit, dirty, git_problem = git_state(root or Path.cwd())
     if git_problem:
         notes.append(f"repository: {git_problem}")
-    block = {**gpu_fields(names), "driver": driver, "software": software,
+    block = {**gpu_fields(names), "cpu": cpu, "driver": driver, "software": software,
              "repository_commit": commit, "repository_dirty": dirty, "collected_at": now_iso()}
     if notes:
         block["notes"] = notes

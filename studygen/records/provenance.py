@@ -22,14 +22,39 @@ from .checkpoints import Revisions, model_id_form, names_model_id
 from .unstated import CHECKPOINT_DEFAULTS, DEFAULT_WEIGHTS_NOTE
 
 # Provenance fields a collector may fill in; checked for conflicts on extend.
-SCALAR_PROVENANCE = ("gpu", "gpu_count", "driver", "dataset_revision", "repository_commit", "repository_dirty")
+SCALAR_PROVENANCE = ("gpu", "gpu_count", "cpu", "driver", "dataset_revision", "repository_commit", "repository_dirty")
 # Key in provenance["checkpoint"] listing fields filled by default, not given.
 DEFAULTED = "_defaulted"
 # Key in provenance["checkpoint"]: {field: values the study file allows} for the fields a collect took from the
 # study file's model because the command line left them out (the first value is the one taken).
 FROM_STUDY = "_from_study"
 # Fields of an env block (studygen.collect.env.collect_env) that describe the measuring machine.
-MEASURING_FIELDS = ("gpu", "gpu_count", "driver", "repository_commit", "repository_dirty")
+MEASURING_FIELDS = ("gpu", "gpu_count", "cpu", "driver", "repository_commit", "repository_dirty")
+# What names a CPU as a record's measuring machine (:func:`measuring_machine`), before its model.
+CPU_PREFIX = "CPU "
+
+
+def measured_without_gpu(provenance: dict) -> bool:
+    """Whether a record states that its machine had no GPU: ``gpu_count`` 0
+    and no ``gpu`` (``collect run --cpu`` on a machine without a CUDA
+    device, or ``collect env --role measuring`` run on one). A record that
+    leaves ``gpu_count`` out says nothing of the kind."""
+    return provenance.get("gpu_count") == 0 and not provenance.get("gpu")
+
+
+def measuring_machine(provenance: dict) -> str | None:
+    """The machine a record's figures were measured on, as its measurement
+    key and README name it: the GPU model (``NVIDIA H100 80GB HBM3``); for a
+    record measured without a GPU (:func:`measured_without_gpu`) that names
+    its CPU, ``CPU`` and the model (``CPU AMD EPYC 7763 64-Core Processor``),
+    so that figures of two CPUs are two measurements; else None. A record
+    stating no ``cpu`` (every one written before the field) keeps the key it
+    had."""
+    gpu = provenance.get("gpu")
+    if gpu:
+        return gpu
+    cpu = provenance.get("cpu")
+    return CPU_PREFIX + cpu if cpu and measured_without_gpu(provenance) else None
 
 
 def defaulted_checkpoint() -> dict:
@@ -174,12 +199,18 @@ def clean_provenance(provenance: dict) -> dict:
     return provenance
 
 
-def measuring_machine_block(block: dict, collector: dict) -> dict:
+def measuring_machine_block(block: dict, collector: dict, stated: dict | None = None) -> dict:
     """An env block (:func:`studygen.collect.env.collect_env`) as the
-    provenance of the machine that measured a record: GPU, driver, git
+    provenance of the machine that measured a record: GPU, CPU, driver, git
     state, software, time, and its notes prefixed ``env:``; the checkpoint
-    left to the record (:func:`defaulted_checkpoint`)."""
-    incoming = {name: block.get(name) for name in MEASURING_FIELDS}
+    left to the record (:func:`defaulted_checkpoint`). ``stated``: the
+    record's provenance; where it states its ``repository_commit``, the
+    block's git state is left out: the record's is the code that measured
+    it, and the checkout env read later has often moved on (a commit of the
+    record itself), which is no other measuring machine."""
+    keep_code = bool((stated or {}).get("repository_commit"))
+    incoming = {name: block.get(name) for name in MEASURING_FIELDS
+                if not (keep_code and name in ("repository_commit", "repository_dirty"))}
     incoming.update(software=dict(block["software"]), collected_at=block["collected_at"],
                     checkpoint=defaulted_checkpoint(), collector=collector)
     if block.get("notes"):

@@ -32,7 +32,7 @@ from .load import load_record, record_of_text
 from .migrate import version_of
 from .names import validate_family_name, validate_job_id
 from .provenance import (as_conversion_machine, check_measuring_machine, clean_provenance, defaulted_checkpoint,
-                         measuring_machine_block, merge_conversion_machine, merge_provenance)
+                         measuring_machine, measuring_machine_block, merge_conversion_machine, merge_provenance)
 from .result import NewResult
 from .schemas import validate_document
 from .sources import (already_recorded, refuse_changed_reading, refuse_other_job, refuse_same_source, replace_sources,
@@ -75,12 +75,14 @@ def measurement_key(family: str, provenance: dict, result: dict) -> MeasurementK
     ``provenance`` (:class:`studygen.records.keys.MeasurementKey`): the
     result's identity (:func:`studygen.records.kinds.result_identity`: kind,
     metric, statistic, group, variant, shape, batch, backend, mode, dataset)
-    with the checkpoint revision, the GPU and the software versions of its
+    with the checkpoint revision, the measuring machine
+    (:func:`~studygen.records.provenance.measuring_machine`: the GPU, or the
+    CPU of a record measured without one) and the software versions of its
     backend. The recipe is the variant's, so the variant name stands for it
     here."""
     return MeasurementKey.of(**dict(zip(IDENTITY_FIELDS, result_identity(result))), family=family,
                              revision=(provenance.get("checkpoint") or {}).get("revision"), recipe=None,
-                             gpu=provenance.get("gpu"),
+                             gpu=measuring_machine(provenance),
                              software=software_signature(provenance, result.get("backend")))
 
 
@@ -400,8 +402,10 @@ def merge_machine(measurements_dir: Path, family: str, job_id: str, block: dict,
     """Merge a machine's env block (:func:`studygen.collect.env.collect_env`)
     into the existing record of ``job_id`` and write it (its text kept, the
     new fields added). ``role`` ``measuring``: provenance fields the record
-    leaves empty are filled, and a record measured on another GPU is
-    refused; ``conversion``: the same for ``provenance.conversion_machine``.
+    leaves empty are filled (the git state only where it states no commit:
+    :func:`~studygen.records.provenance.measuring_machine_block`), and a
+    record measured on another GPU or CPU is refused; ``conversion``: the
+    same for ``provenance.conversion_machine``.
     Raises UsageError (no such record), ConflictError (a value that differs
     from one the record states; nothing is overwritten), RecordError."""
     path = existing_record_path(measurements_dir, family, job_id, records_dir)
@@ -410,7 +414,8 @@ def merge_machine(measurements_dir: Path, family: str, job_id: str, block: dict,
 
     def attempt() -> list[tuple[Path, str]]:
         if role == "measuring":
-            draft = build_document(path, family, job_id, measuring_machine_block(block, collector), [])
+            stated = load_record(path, display).provenance  # the git state it states stays (measuring_machine_block)
+            draft = build_document(path, family, job_id, measuring_machine_block(block, collector, stated), [])
             check_measuring_machine(draft.document["provenance"], block, display, created=draft.created)
         else:
             incoming = {"gpu": None, "software": {}, "checkpoint": defaulted_checkpoint(), "collector": collector}
@@ -421,7 +426,8 @@ def merge_machine(measurements_dir: Path, family: str, job_id: str, block: dict,
 
     write_checked(path.parent, attempt)
     draft = drafts[-1]
-    return WriteOutcome(path=path, display=display, created=draft.created, added=0, notes=draft.notes)
+    return WriteOutcome(path=path, display=display, created=draft.created, added=0, notes=draft.notes,
+                        provenance_filled=draft.provenance_filled)
 
 
 def os_error(exc: OSError, action: str, fallback: Path) -> InputError:

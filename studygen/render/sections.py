@@ -14,6 +14,7 @@ from ..numbers import format_number
 from ..records.checkpoints import prefix_of
 from ..records.keys import FIELDS
 from ..records.kinds import RESULT_KINDS, Kind
+from ..records.provenance import measuring_machine
 from ..study.analyses import UNCLASSIFIED_LIMIT, kernel_time_over_compute, precision_inversions, unclassified_share
 from ..study.compilations import PooledCell, pooled_cell
 from ..study import NOT_MEASURED_KEY
@@ -27,7 +28,7 @@ from .labels import NOT_STATED, gpu_label, shape_label, version_label
 from .produced import emit, helper
 from .rows import ViewBase, and_list, fmt, matches, spread_cells
 from .study_file import as_written
-from .tables import DEFAULT_ORIGIN, index_label, markdown_table, metric_words, unstated_label
+from .tables import DEFAULT_ORIGIN, index_label, machine_header, markdown_table, metric_words, unstated_label
 
 
 # a kernel_time result's ``profiler`` field as collect trtexec writes it (or a transcription names it):
@@ -64,6 +65,14 @@ def _commit_is_revision(provenance: dict) -> bool:
     return bool(commit and revision) and not provenance.get("repository_dirty") and prefix_of(commit, revision)
 
 
+def on_machine(gpu: str | None) -> str:
+    """`` on H100 80GB HBM3`` (or `` on CPU AMD EPYC 7763``) for a row's
+    measuring machine, escaped for prose; '' where its record states none: a
+    sentence says nothing of a machine it does not know ("on not stated"
+    read as a machine's name)."""
+    return f" on {escape_label_in_prose(gpu_label(gpu))}" if gpu else ""
+
+
 def values_text(rows: list[Row]) -> str:
     """``9.061`` for one row's figure, ``9.061 to 9.085`` over several rows."""
     lowest = min(rows, key=lambda r: r.value)
@@ -95,7 +104,9 @@ class SectionHelpers(ViewBase):
 
     @helper("table", markdown=True)
     def provenance_table(self) -> str:
-        """One row per job: GPU, software versions, checkpoint weights, where
+        """One row per job: GPU (or the CPU of a record measured without one,
+        :func:`~studygen.records.provenance.measuring_machine`; the column is
+        then headed ``Machine``), software versions, checkpoint weights, where
         its figures come from. Weights that a collector recorded as its
         default, nobody stating them, read ``pretrained (default, not in the
         input)`` (:func:`studygen.records.unstated.weights_defaulted`,
@@ -114,8 +125,9 @@ class SectionHelpers(ViewBase):
         several = len(set(revisions)) > 1
         commits = [_code_commit(record.provenance) for record in records]
         commit_shown = several and any(commits) and not all(_commit_is_revision(record.provenance) for record in records)
+        machines = [measuring_machine(record.provenance) for record in records]
         body = []
-        for record, revision, commit in zip(records, revisions, commits):
+        for record, revision, commit, machine in zip(records, revisions, commits, machines):
             p = record.provenance
             software = ", ".join(f"{k} {v}" for k, v in sorted((p.get("software") or {}).items()) if v)
             origin = "transcribed: " + p["source"]["citation"] if "source" in p else \
@@ -123,13 +135,13 @@ class SectionHelpers(ViewBase):
             weights = p["checkpoint"]["weights"]
             if record.weights_defaulted:
                 weights = unstated_label(weights, DEFAULT_ORIGIN)
-            line = [escape_cell(record.job_id), escape_label(gpu_label(p.get("gpu"))), escape_cell(software or "not stated")]
+            line = [escape_cell(record.job_id), escape_label(gpu_label(machine)), escape_cell(software or "not stated")]
             if several:
                 line.append(index_label("revision", revision))
             if commit_shown:
                 line.append(escape_cell(commit or NOT_STATED))
             body.append(line + [escape_cell(weights), escape_cell(origin)])
-        headers = ["Job", "GPU", "Software", *(["Checkpoint revision"] if several else []),
+        headers = ["Job", machine_header(machines), "Software", *(["Checkpoint revision"] if several else []),
                    *(["Code commit"] if commit_shown else []), "Weights", "Figures"]
         return emit(markdown_table(body, headers), (), headers)
 
@@ -277,7 +289,7 @@ class SectionHelpers(ViewBase):
         overlap = not tied and (low.low <= high.high or format_number(low.low, ms) == format_number(high.high, ms))
         verb = "is no faster than" if tied or overlap else "is slower than"
         spread = "; the figures overlap, so the order of the medians is not settled" if overlap else ""
-        text = (f"{self.label(first.variant)} on {escape_label_in_prose(gpu_label(first.gpu))}{where} "
+        text = (f"{self.label(first.variant)}{on_machine(first.gpu)}{where} "
                 f"{verb} {self.label(high.first.variant)} at the medians over every job, with {figure(low)} "
                 f"against {figure(high)}{spread}.{after}")
         same_job = low.same_job_pairs(high)
@@ -297,8 +309,7 @@ class SectionHelpers(ViewBase):
         verb = "is no faster than" if low_text == high_text else "is slower than"
         batch_words = f", batch {low.batch}" if batch else ""
         if low.backend == "tensorrt":
-            slower = (f"{self.label(low.variant)} {verb} {self.label(high.variant)} on "
-                      f"{escape_label_in_prose(gpu_label(low.gpu))}")
+            slower = f"{self.label(low.variant)} {verb} {self.label(high.variant)}{on_machine(low.gpu)}"
             at = f" at {shape_label(low.shape)}" if low.shape else ""  # a run without a shape: no "at" clause
             return (f"{slower} with TensorRT {version_label(low.tensorrt)}{at}{batch_words}: "
                     f"{figures} ({jobs_phrase(*lows, *highs)}).")
@@ -306,7 +317,7 @@ class SectionHelpers(ViewBase):
         jobs = list(dict.fromkeys(r.job_id for r in lows + highs))
         over = f" over {len(jobs)} jobs ({' and '.join(jobs)})" if len(jobs) > 1 else ""
         at = f" at {shape_label(low.shape)}" if low.shape else ""
-        return (f"{self.label(low.variant)} on {escape_label_in_prose(gpu_label(low.gpu))}{at}{batch_words} ({low.mode}) "
+        return (f"{self.label(low.variant)}{on_machine(low.gpu)}{at}{batch_words} ({low.mode}) "
                 f"{verb} {self.label(high.variant)} with {figures}{over}.")
 
     @helper("table", markdown=True)
@@ -325,7 +336,8 @@ class SectionHelpers(ViewBase):
         # a revision column only where the lines hold two or more: two lines of one name would read as one measurement
         revisions = len({rows[0].key.revision for rows in repeated.values()}) > 1
         body = [self._repeated_line(rows, versions, revisions) for rows in repeated.values()]
-        headers = ["Measurement", "GPU", *(["TensorRT"] if versions else []),
+        machines = machine_header(rows[0].gpu for rows in repeated.values())
+        headers = ["Measurement", machines, *(["TensorRT"] if versions else []),
                    *(["Checkpoint revision"] if revisions else []), "Value per job", "Spread"]
         # each table row is one measurement key: SG212 compares the jobs of a row, not a variant's rows
         return emit(markdown_table(body, headers), [r for rows in repeated.values() for r in rows], headers,

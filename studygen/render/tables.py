@@ -14,6 +14,7 @@ from __future__ import annotations
 from ..errors import TemplateError
 from ..numbers import format_number
 from ..records.kinds import KERNEL_SHARE_METRIC, RESULT_KINDS, Kind, kind_words
+from ..records.provenance import CPU_PREFIX
 from ..study.timing import SHOWN_TIMING, describe, shown_timing, timing_label, timing_signature, timing_words
 from .escaping import escape_cell, escape_label
 from .github_table import github_table
@@ -32,6 +33,21 @@ INDEX_HEADERS = {"gpu": "GPU", "tensorrt": "TensorRT", "shape": "Shape HxW", "jo
 # without them compares nothing. A row that does not state one prints "not stated", never a guess.
 ALWAYS_INDEXED = {Kind.PLAN_SIZE: ("gpu", "tensorrt", "shape", "batch")}
 LIST_TABLE_COLUMNS = ("job_id", "gpu", "tensorrt", "shape", "variant", "group", "value")
+
+
+def machine_header(machines) -> str:
+    """The header of a column of measuring machines (``machines``: each a
+    row's ``gpu``, :func:`~studygen.records.provenance.measuring_machine`, or
+    None): ``GPU``, or ``Machine`` where one of them is a CPU (a record
+    measured without a GPU that names its CPU)."""
+    return "Machine" if any(m and m.startswith(CPU_PREFIX) for m in machines) else "GPU"
+
+
+def index_headers(index, rows) -> list[str]:
+    """The headers of the ``index`` columns of a table of ``rows``
+    (:data:`INDEX_HEADERS`; the GPU column's by :func:`machine_header`)."""
+    return [machine_header(row.gpu for row in rows) if name == "gpu" else INDEX_HEADERS.get(name, name)
+            for name in index]
 
 
 def markdown_table(body: list[list[str]], headers: list[str]) -> str:
@@ -228,7 +244,7 @@ class TableHelpers(SpanHelpers, PooledCellHelpers):
         # a derived column no table row can fill (its two variants never share a row) is left out, not all "n/a"
         derived = [column for column in derived
                    if any(column[1] in cells and column[2] in cells for cells in grid.values())]
-        headers = [INDEX_HEADERS.get(name, name) for name in index]
+        headers = index_headers(index, selected.rows)
         headers += [value_header.format(label=escape_label(self._label(v))) for v in variants]
         refuse_mixed_cells(grid, index, dict(zip(variants, headers[len(index):])))
         headers += [header for (_, _, _, header) in derived]
@@ -431,7 +447,7 @@ class TableHelpers(SpanHelpers, PooledCellHelpers):
     def list_table(self, row_set: RowSet, columns=LIST_TABLE_COLUMNS, value_header: str = "Value") -> str:
         """One table row per row of ``row_set`` (every row, in record order);
         a shape marked as :meth:`table` marks it."""
-        headers = [value_header if c == "value" else INDEX_HEADERS.get(c, c) for c in columns]
+        headers = [value_header if c == "value" else header for c, header in zip(columns, index_headers(columns, row_set.rows))]
         body = []
         with cells_of(headers, body):
             for row in row_set:

@@ -30,6 +30,7 @@ from ..records.checkpoints import Revisions
 from ..records.keys import FIELDS, MeasurementKey, software_signature
 from ..records.kinds import KERNEL_SHARE_METRIC, PROFILED_TOTAL_GROUP, RESULT_KINDS, Kind, ResultKind, RowShape, metric_of
 from ..records.load import Record
+from ..records.provenance import measuring_machine
 
 # A reason that states a coefficient of variation itself ("CV 21.6 % over all samples", collect run's words)
 STATES_CV = re.compile(r"\b(?:CV|coefficient of variation)\s*=?\s*[0-9]+(?:\.[0-9]+)?\s*%", re.IGNORECASE)
@@ -414,7 +415,8 @@ def flatten_record(record: Record, variants: dict[str, dict], printing: dict,
     nearly all state one revision: its key is made once, not once a record,
     where it was 2 us of a record's 28)."""
     provenance = record.provenance
-    family, stated, gpu = record.data["family"], provenance["checkpoint"].get("revision"), provenance.get("gpu")
+    # the GPU, or "CPU <model>" for a record measured without one: two CPUs' figures are two measurements
+    family, stated, gpu = record.data["family"], provenance["checkpoint"].get("revision"), measuring_machine(provenance)
     revision = _UNMADE if revision_keys is None else revision_keys.get(stated, _UNMADE)
     if revision is _UNMADE:
         revision = (revisions or Revisions()).key(stated)  # once a record at most, not once a result

@@ -187,6 +187,18 @@ def is_cuda_event_timer(timer) -> bool:
     return lowered.startswith("cudaevent")
 
 
+# ``method.timer`` names of the host's clock (letters and digits only, lower case): ``perf-counter`` is what
+# ``collect run`` writes where it has no CUDA device and times each forward with ``time.perf_counter``.
+HOST_CLOCK_TIMERS = frozenset({"perfcounter", "timeperfcounter", "hostclock", "wallclock"})
+
+
+def is_host_clock_timer(timer) -> bool:
+    """Whether a record's ``method.timer`` names the host's clock
+    (:data:`HOST_CLOCK_TIMERS`: ``perf-counter``, ``time.perf_counter``,
+    ``host clock``, ``wall-clock``), the timer of a run on the CPU."""
+    return "".join(ch for ch in str(timer or "").lower() if ch.isalnum()) in HOST_CLOCK_TIMERS
+
+
 def timing_name(row: Row) -> str:
     """What a latency row times, in words, as its record says it was taken:
     :data:`TIMING_WORDS` of its ``timing``, except that a ``gpu_compute``

@@ -212,3 +212,43 @@ def test_each_checkpoint_id_and_revision_is_asked_once_a_study(tmp_path, monkeyp
                                  "76321b190daa3755d544922052be109a2172e441"]
     assert len(revision_asks) == 3  # once a revision: each finding's own test asks the same memo
     assert [value for name, value in asked if name == "names_model"] == ["example/toy-detector"]
+
+
+# ---- a record timed on a machine without a GPU (collect run --cpu, trial s21) ----------------------------------
+
+HOST_CLOCK = {"timer": "perf-counter", "cuda_graph": False, "data_transfers": False}
+MEASURED_HERE = {"name": "studygen collect run", "version": "0.1.0", "command": "studygen collect run --job cpu-1 --cpu"}
+
+
+def _cpu_record_findings(root, results: list[dict], **changes) -> list[tuple[str, str, str]]:
+    provenance = collected_provenance(gpu=None, tensorrt=None, gpu_count=0, driver=None, collector=MEASURED_HERE,
+                                      **changes)
+    study = load(root, records=[record("cpu-1", results, provenance)])
+    return [(f.pointer, f.message, f.hint) for f in sg209_provenance.check(CheckContext(study))]
+
+
+def _host_clock_latency(variant: str, value_ms: float) -> dict:
+    return latency(variant, value_ms, "64x64", timing="end_to_end", method=dict(HOST_CLOCK), backend="pytorch",
+                   mode="eager")
+
+
+def test_a_record_timed_on_the_cpu_names_its_cpu_instead_of_a_gpu(tmp_path):
+    results = [_host_clock_latency("fp32", 0.445), _host_clock_latency("fp16", 0.583)]
+    # before: "collected record names no GPU", whose collect env could record none on that machine
+    assert _cpu_record_findings(tmp_path / "a", results) == [(
+        "/provenance/cpu", "job cpu-1: collected record timed without a GPU names no CPU",
+        "on the machine that measured it: studygen collect env --family toy --job cpu-1 --role measuring "
+        "(it records the CPU model as provenance.cpu)")]
+    assert _cpu_record_findings(tmp_path / "b", results, cpu="AMD EPYC 7763 64-Core Processor") == []
+
+
+def test_without_host_clock_timings_or_with_a_gpu_count_the_gpu_is_still_asked_for(tmp_path):
+    # a TensorRT latency (timer trtexec) on a record that says it had no GPU: its figures are a GPU's
+    trt = latency("fp16", 5.889, method={"timer": "trtexec"})
+    assert [f[0] for f in _cpu_record_findings(tmp_path / "a", [trt], cpu="AMD EPYC 7763",
+                                               software={"tensorrt": "10.16.1", "torch": "2.11.0"})] == [
+        "/provenance/gpu"]
+    # host-clock timings on a record that leaves gpu_count out: nothing says it had no GPU
+    provenance = collected_provenance(gpu=None, tensorrt=None, cpu="AMD EPYC 7763")
+    study = load(tmp_path / "b", records=[record("job", [_host_clock_latency("fp32", 0.445)], provenance)])
+    assert [f.pointer for f in sg209_provenance.check(CheckContext(study))] == ["/provenance/gpu"]

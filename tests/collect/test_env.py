@@ -12,7 +12,9 @@ import platform
 import socket
 import subprocess
 
-from studygen.collect.env import collect_env, git_state
+import pytest
+
+from studygen.collect.env import collect_env, cpu_model, git_state
 from tests.collect.conftest import TRTEXEC
 from tests.conftest import REPO
 
@@ -141,3 +143,64 @@ def test_env_merge_as_conversion_machine_fills_in(run_cli, workdir):
     assert machine["hostname"] == socket.gethostname()
     assert machine["software"]["pycocotools"] == installed("pycocotools")
     assert provenance["gpu"] == "NVIDIA H100 PCIe"  # the measuring GPU is untouched
+
+
+# ---- the CPU model (trial s21: a collect run --cpu record could name no machine) ------------------------------
+
+def cpuinfo_models() -> str | None:
+    """This machine's CPU model as /proc/cpuinfo's ``model name`` lines give it (distinct ones joined)."""
+    try:
+        lines = open("/proc/cpuinfo", encoding="utf-8", errors="replace").read().splitlines()
+    except OSError:
+        return None
+    names = [" ".join(line.split(":", 1)[1].split()) for line in lines if line.split(":")[0].strip() == "model name"]
+    return " + ".join(dict.fromkeys(names)) or None
+
+
+def test_env_block_names_this_machines_cpu(workdir):
+    expected = cpuinfo_models()
+    if expected is None:
+        pytest.skip("no model name in /proc/cpuinfo on this machine")
+    block = collect_env(workdir, with_torch=False)
+    assert block["cpu"] == expected  # "AMD EPYC" on the machine these tests were written on
+    assert list(block)[:4] == ["gpu", "gpu_count", "cpu", "driver"]
+
+
+def test_cpu_model_joins_distinct_models_and_says_why_none_was_found(tmp_path, monkeypatch):
+    cpuinfo = tmp_path / "cpuinfo"
+    cpuinfo.write_text("processor\t: 0\nmodel name\t: Intel(R)  Core(TM) i9-13900K\n\nprocessor\t: 1\n"
+                       "model name\t: Intel(R) Core(TM) i9-13900K\nprocessor\t: 2\nmodel name\t: Other  Core\n")
+    assert cpu_model(cpuinfo) == ("Intel(R) Core(TM) i9-13900K + Other Core", None)
+    cpuinfo.write_text("processor\t: 0\nBogoMIPS\t: 50.00\nCPU implementer\t: 0x41\n")  # an Arm kernel's listing
+    monkeypatch.setattr(platform, "system", lambda: "Linux")
+    monkeypatch.setattr(platform, "processor", lambda: "")
+    assert cpu_model(cpuinfo) == (None, f"CPU model: not found in {cpuinfo} or platform.processor()")
+    monkeypatch.setattr(platform, "processor", lambda: "aarch64")
+    assert cpu_model(tmp_path / "missing") == ("aarch64", None)
+
+
+def test_env_merge_names_the_cpu_of_a_record_timed_without_a_gpu(run_cli, workdir):
+    expected = cpuinfo_models()
+    if expected is None:
+        pytest.skip("no model name in /proc/cpuinfo on this machine")
+    # a collect run --cpu record made before provenance.cpu, at a commit the checkout has since left
+    software = collect_env(workdir, with_torch=False)["software"]
+    record = {"schema_version": 1, "job_id": "cpu-1", "family": "demo", "provenance": {
+        "gpu": None, "gpu_count": 0, "driver": None, "software": software,
+        "checkpoint": {"id": "org/tiny", "revision": "0000001", "weights": "random-init", "seed": 7},
+        "repository_commit": "8431bb881c3ef89e6322586b8c02de228916dd1e", "repository_dirty": False,
+        "collector": {"name": "studygen collect run", "version": "0.1.0"}},
+        "results": [{"kind": "latency", "variant": "fp32", "shape": "64x64", "batch": 1, "backend": "pytorch",
+                     "mode": "eager", "timing": "end_to_end", "statistic": "median", "value_ms": 0.445,
+                     "method": {"timer": "perf-counter", "cuda_graph": False, "data_transfers": False}}]}
+    path = workdir / "measurements" / "demo" / "cpu-1.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps(record, indent=2) + "\n")
+    done = run_cli("collect", "env", "--family", "demo", "--job", "cpu-1", "--role", "measuring", "--no-torch",
+                   "--measurements", workdir / "measurements")
+    assert done.exit_code == 0, done.err
+    assert "wrote measurements/demo/cpu-1.json: no new result, provenance filled in" in done.out
+    provenance = json.loads(path.read_text())["provenance"]
+    assert provenance["cpu"] == expected
+    assert (provenance["repository_commit"], provenance["repository_dirty"]) == (
+        "8431bb881c3ef89e6322586b8c02de228916dd1e", False)  # the code that measured it, kept

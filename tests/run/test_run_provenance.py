@@ -145,3 +145,16 @@ def test_studygen_outside_the_stated_copy_and_outside_git_has_a_bare_version(tmp
     monkeypatch.setattr("studygen.version.PACKAGE_DIR", tmp_path / "elsewhere" / "studygen")
     stated = "89abcdef" * 5
     assert provenance(tmp_path / "copy", commit=stated, dirty=True) == (stated, True, studygen.__version__)
+
+
+def test_a_run_without_a_cuda_device_names_the_cpu_that_timed_it(tmp_path):
+    # trial s21: a collect run --cpu record said no GPU and named no machine at all
+    from tests.collect.test_env import cpuinfo_models
+
+    expected = cpuinfo_models()
+    if expected is None:
+        pytest.skip("no model name in /proc/cpuinfo on this machine")
+    block = collect_provenance(root=tmp_path, checkpoint={}, command="", dataset_revision=None, commit="abc1234",
+                               dirty=False)
+    assert (block["gpu"], block["gpu_count"], block["cpu"]) == (None, 0, expected)
+    assert block["notes"] == ["no CUDA device: timed with the host clock, profiled CPU operators"]

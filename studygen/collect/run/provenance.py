@@ -1,6 +1,8 @@
 """The measuring machine's provenance for a ``collect run`` record.
 
-GPU model and count (torch.cuda), driver (NVML through
+GPU model and count (torch.cuda), the CPU model
+(:func:`studygen.collect.env.cpu_model`: what measured a run without a CUDA
+device), driver (NVML through
 :func:`studygen.collect.env.nvml_gpus`), versions of torch, CUDA,
 transformers, ModelOpt, timm and scikit-image (installed package metadata),
 the repository commit, the time collected (UTC) and the collector's own
@@ -14,7 +16,7 @@ import datetime as _dt
 import platform
 from pathlib import Path
 
-from ..env import collector_block, git_state, nvml_gpus, package_version
+from ..env import collector_block, cpu_model, git_state, nvml_gpus, package_version
 
 # provenance.software name -> distribution names
 DISTRIBUTIONS = {"transformers": ("transformers",), "modelopt": ("nvidia-modelopt",),
@@ -43,9 +45,11 @@ def collect_provenance(*, root: Path, checkpoint: dict, commit: str | None, comm
     }
     if commit is None:
         commit, dirty = git_commit(root)
+    cpu, cpu_problem = cpu_model()
     provenance = {
         "gpu": gpu,
         "gpu_count": torch.cuda.device_count() if torch.cuda.is_available() else 0,
+        "cpu": cpu,
         "driver": nvml_gpus()[1] if gpu else None,  # None when NVML is absent or fails
         "software": software,
         "checkpoint": checkpoint,
@@ -60,6 +64,8 @@ def collect_provenance(*, root: Path, checkpoint: dict, commit: str | None, comm
                                f"torch.backends.cudnn.allow_tf32={torch.backends.cudnn.allow_tf32} (fp32 convolutions may use TF32)"]
     else:
         provenance["notes"] = ["no CUDA device: timed with the host clock, profiled CPU operators"]
+    if cpu_problem:
+        provenance["notes"].append(cpu_problem)
     return provenance
 
 
