@@ -13,6 +13,7 @@ from torch.autograd import DeviceType
 from torch.autograd.profiler_util import FunctionEvent
 
 from studygen.collect.kernel_groups import KernelItem, compile_rules
+from tests.conftest import REPO
 from studygen.collect.run.profiling import (CPU_PROFILER, Profile, _cpu_tally, _device_tally, fp8_evidence,
                                             kernel_time_result, launch_configs, per_forward_items, profile_forwards,
                                             _traced_launches)
@@ -265,3 +266,23 @@ def test_cuda_profile_holds_the_matmul_kernel_once_per_forward():
     assert len(profile.per_iteration) == 3 and profile.launch_note is None
     launched = [profile.launches[item.name] for item in gemms if item.name in profile.launches]
     assert launched and all(len(c["grid"]) == 3 and len(c["block"]) == 3 for c in launched)
+
+
+def test_a_cpu_profile_leaves_stderr_to_studygen_unless_the_user_asks_for_kinetos_log():
+    # trial s21: collect run --cpu --quiet printed two Kineto tracing marks a profiled forward and a failed GPU
+    # count; Kineto reads its level at its first session, so each case runs in a fresh interpreter
+    import os
+    import subprocess
+    import sys
+
+    script = ("import torch\nfrom studygen.collect.run.profiling import profile_forwards\n"
+              "left = torch.ones(8, 8)\nprofile_forwards(lambda i: torch.mm(left, left), iterations=3, warmup=1, "
+              "cuda=False)\nprint('profiled')\n")
+    env = {name: value for name, value in os.environ.items() if name != "KINETO_LOG_LEVEL"}
+    env["PYTHONPATH"] = str(REPO)
+    quiet = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300)
+    assert quiet.returncode == 0 and quiet.stdout == "profiled\n", quiet.stderr
+    assert "USDT" not in quiet.stderr and "gpuGetDeviceCount" not in quiet.stderr, quiet.stderr
+    asked = subprocess.run([sys.executable, "-c", script], env=dict(env, KINETO_LOG_LEVEL="5"), capture_output=True,
+                           text=True, timeout=300)
+    assert asked.returncode == 0 and asked.stderr.count("profiler_start") == 3  # one session a profiled forward
