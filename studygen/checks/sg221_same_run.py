@@ -99,6 +99,8 @@ def check(context) -> list[Finding]:
                     "two jobs that agree",
                     record.display_path, line=record.line_of(pointer), pointer=pointer,
                     key=row_keys.get((id(record), pointer)),
-                    hint="remove the copy, or collect a run of its own into this job"))
+                    # the finding sits at the job read second, which need not be the copy
+                    hint=f"the job that did not run it, {other.job_id} or {record.job_id}, holds a copy: remove "
+                         "that result, or collect a run of its own into that job"))
                 break
     return findings
