@@ -85,28 +85,48 @@ def read_bytes(path: Path, display: str | None = None, limit: int = MAX_INPUT_BY
     again on the open descriptor, so a file swapped for a FIFO between the
     two looks still cannot hang the reader."""
     display = display or str(path)
+    fd, size = open_regular(path, display, limit)
+    try:
+        return read_open(fd, size, display, limit)
+    finally:
+        os.close(fd)
+
+
+def open_regular(path: Path, display: str, limit: int = MAX_INPUT_BYTES) -> tuple[int, int]:
+    """``(descriptor, size in bytes)`` of ``path`` opened for reading, once
+    it is known to be a regular file of at most ``limit`` bytes, both before
+    the open and on the open descriptor (see :func:`read_bytes`). The caller
+    closes the descriptor. Raises InputError as :func:`read_bytes` does."""
     status = regular_file(path, display)
     _refuse_oversize(status.st_size, limit, display)
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror or type(exc).__name__}", path=display) from None
-    try:  # the descriptor read directly: a buffered file object around it cost a third of reading a record
+    try:
         opened = os.fstat(fd)
         if not stat.S_ISREG(opened.st_mode):
             raise InputError(f"is {_special_kind(opened.st_mode)}, not a regular file", path=display)
         _refuse_oversize(opened.st_size, limit, display)
-        try:
-            # sized by the file, not the limit: reading the limit (16 MiB for a record) made a buffer that
-            # large for every file; one byte more tells a file that grew since fstat, read on to the limit
-            want = min(opened.st_size, limit) + 1
-            raw = _read_up_to(fd, want, want)
-            if len(raw) == want:
-                raw += _read_up_to(fd, limit + 1 - len(raw), 2**20)
-        except OSError as exc:
-            raise InputError(f"cannot read: {exc.strerror or type(exc).__name__}", path=display) from None
-    finally:
+    except BaseException:
         os.close(fd)
+        raise
+    return fd, opened.st_size
+
+
+def read_open(fd: int, size: int, display: str, limit: int = MAX_INPUT_BYTES) -> bytes:
+    """The bytes of the open regular file ``fd`` from its current offset,
+    ``size`` being its size when opened: at most ``limit`` bytes, InputError
+    for a file that grew past it while read or that cannot be read."""
+    try:  # the descriptor read directly: a buffered file object around it cost a third of reading a record
+        # sized by the file, not the limit: reading the limit (16 MiB for a record) made a buffer that
+        # large for every file; one byte more tells a file that grew since fstat, read on to the limit
+        want = min(size, limit) + 1
+        raw = _read_up_to(fd, want, want)
+        if len(raw) == want:
+            raw += _read_up_to(fd, limit + 1 - len(raw), 2**20)
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror or type(exc).__name__}", path=display) from None
     _refuse_oversize(len(raw), limit, display)  # a file that grew while read
     return raw
 

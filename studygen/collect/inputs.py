@@ -7,20 +7,26 @@ and the place (``line N``, or a JSON pointer).
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+import functools
 import gzip
 import hashlib
 import json
 import math
+import os
 import re
 import sys
 import zlib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import InputError
 from ..fsutil import shown_path
 from ..records.sources import DIGEST, TIMED_KINDS, source_file
-from ..textio import (MAX_INPUT_BYTES, UTF8_BOM, decode_text, document_problem, json_value_error_reason, read_text,
-                      regular_file)
+from ..textio import (MAX_INPUT_BYTES, UTF8_BOM, decode_text, document_problem, json_value_error_reason, open_regular,
+                      read_open)
 
 GZIP_MAGIC = b"\x1f\x8b"
 
@@ -28,24 +34,107 @@ GZIP_MAGIC = b"\x1f\x8b"
 def read_input_text(path: Path, display: str | None = None) -> str:
     """The text of ``path`` (plain or gzip-compressed, by its magic bytes).
 
+    The file is opened once and its bytes are read once: what is parsed is
+    what :func:`recorded_reads` keeps the digests of (:class:`ReadDigests`).
     Raises InputError for a missing, empty, binary or non-UTF-8 file, or one
     whose (decompressed) size exceeds 500 MiB (:data:`MAX_INPUT_BYTES`), so a
     500 MB input stays well within 4 GB of memory once parsed.
     """
     display = display or shown_path(path)
-    regular_file(path, display)  # a FIFO or device refused before the open below could wait on it
+    fd, size = open_regular(path, display)  # a FIFO or device refused before the open could wait on it
     try:
-        with path.open("rb") as handle:
-            magic = handle.read(2)
-    except FileNotFoundError:
-        raise InputError("no such file", path=display) from None
-    except IsADirectoryError:
-        raise InputError("is a folder, not a file", path=display) from None
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", path=display) from None
-    if magic != GZIP_MAGIC:
-        return read_text(path, display)
-    return _read_gzip_text(path, display)
+        try:
+            magic = os.read(fd, 2)
+            os.lseek(fd, 0, os.SEEK_SET)
+        except OSError as exc:
+            raise InputError(f"cannot read: {exc.strerror}", path=display) from None
+        if magic == GZIP_MAGIC:
+            text, digests = _read_gzip_text(fd, size, display)
+        else:
+            raw = read_open(fd, size, display)
+            text = decode_text(raw, display)
+            stored = hashlib.sha256(raw).hexdigest()
+            content = hashlib.sha256(memoryview(raw)[len(UTF8_BOM):]).hexdigest() if raw.startswith(UTF8_BOM) \
+                else stored
+            digests = ReadDigests(content, stored)
+    finally:
+        os.close(fd)
+    _remember(path, display, digests)
+    return text
+
+
+@dataclass(frozen=True)
+class ReadDigests:
+    """sha256 (hex) of one input as it was read to be parsed: ``content``
+    of its content (:func:`content_sha256`'s digest: gzip decompressed, no
+    leading byte order mark), ``stored`` of its bytes as stored
+    (:func:`file_sha256`'s)."""
+
+    content: str
+    stored: str
+
+
+# absolute path -> digests of each input read_input_text read, while recorded_reads is in force
+_READS: contextvars.ContextVar[dict[str, ReadDigests] | None] = contextvars.ContextVar("input_reads", default=None)
+
+
+@contextlib.contextmanager
+def recorded_reads() -> Iterator[dict[str, ReadDigests]]:
+    """While in force, every input :func:`read_input_text` reads keeps the
+    digests of the bytes it parsed, for :func:`stamp_digests` and
+    :func:`stored_sha256`: hashing the file by reading it again gave a file
+    replaced meanwhile the digest of another content than its figures'."""
+    reads: dict[str, ReadDigests] = {}
+    token = _READS.set(reads)
+    try:
+        yield reads
+    finally:
+        _READS.reset(token)
+
+
+def under_recorded_reads(function: Callable) -> Callable:
+    """``function`` run under :func:`recorded_reads` (a collector's run: it
+    parses its inputs, then stamps their digests)."""
+
+    @functools.wraps(function)
+    def run(*args, **kwargs):
+        with recorded_reads():
+            return function(*args, **kwargs)
+    return run
+
+
+def _remember(path: Path, display: str, digests: ReadDigests) -> None:
+    """Keep ``digests`` as ``path``'s; InputError when this collect read the file before with other content."""
+    reads = _READS.get()
+    if reads is None:
+        return
+    key = os.path.abspath(path)
+    earlier = reads.setdefault(key, digests)
+    if earlier.content != digests.content:
+        raise InputError(f"changed while read: read twice, as sha256 {earlier.content[:12]} then "
+                         f"{digests.content[:12]}; one input cannot give two contents, nothing recorded", path=display)
+
+
+def _read(path: Path) -> ReadDigests | None:
+    reads = _READS.get()
+    return None if reads is None else reads.get(os.path.abspath(path))
+
+
+def stored_sha256(path: Path) -> str:
+    """sha256 (hex) of ``path``'s bytes as stored: those :func:`read_input_text`
+    parsed when it read the file under :func:`recorded_reads`, else
+    :func:`file_sha256` of the file now (an input read for its size only,
+    such as an engine plan)."""
+    read = _read(path)
+    return read.stored if read is not None else file_sha256(path)
+
+
+def input_sha256(path: Path) -> str:
+    """sha256 (hex) of ``path``'s content (see :func:`content_sha256`): that
+    :func:`read_input_text` parsed under :func:`recorded_reads`, else the
+    file's now."""
+    read = _read(path)
+    return read.content if read is not None else content_sha256(path)
 
 
 def file_sha256(path: Path, display: str | None = None) -> str:
@@ -93,10 +182,11 @@ def content_sha256(path: Path, display: str | None = None) -> str:
 def stamp_digests(results: list, inputs: list[Path]) -> None:
     """Give each timed result of ``results`` (:class:`~studygen.records.result.NewResult`,
     changed in place) read from one of ``inputs`` (its ``source_locator``
-    names the file) the :func:`content_sha256` of that file as its
+    names the file) the :func:`input_sha256` of that file as its
     ``source_sha256``: what tells one input collected into two jobs from two
-    runs (:func:`studygen.records.sources.run_keys`). Each file is read once,
-    and only when a result names it. A name two inputs share (``a/run.json``,
+    runs (:func:`studygen.records.sources.run_keys`). Under
+    :func:`recorded_reads`, the digest of the bytes its figures were parsed
+    from. A name two inputs share (``a/run.json``,
     ``b/run.json``) stamps nothing: a locator gives the name alone, so which
     file's content its result holds is not known."""
     names = [path.name for path in inputs]
@@ -107,38 +197,59 @@ def stamp_digests(results: list, inputs: list[Path]) -> None:
         if new.result.get("kind") not in TIMED_KINDS or name not in by_name:
             continue
         if name not in digests:
-            digests[name] = content_sha256(by_name[name])
+            digests[name] = input_sha256(by_name[name])
         new.result[DIGEST] = digests[name]
 
 
-def _read_gzip_text(path: Path, display: str) -> str:
-    size = path.stat().st_size
-    if size > MAX_INPUT_BYTES:
-        raise InputError(f"file is {size} bytes; the limit is {MAX_INPUT_BYTES} bytes (500 MiB)", path=display)
+class _Hashed:
+    """A binary file read through ``read``, hashing every byte it hands out
+    (``digest``): gzip reads the stored bytes through it, so they are hashed
+    in the same pass that decompresses them."""
+
+    def __init__(self, handle):
+        self.handle, self.digest = handle, hashlib.sha256()
+
+    def read(self, size: int = -1) -> bytes:
+        data = self.handle.read(size)
+        self.digest.update(data)
+        return data
+
+
+def _read_gzip_text(fd: int, size: int, display: str) -> tuple[str, ReadDigests]:
+    """The text and digests of the gzip file open as ``fd`` (at offset 0, ``size`` bytes)."""
     too_big = InputError(f"decompresses to more than {MAX_INPUT_BYTES} bytes (500 MiB), the limit", path=display)
-    with path.open("rb") as handle:
-        handle.seek(max(size - 4, 0))
-        # ISIZE, the gzip trailer: uncompressed size mod 2**32 (RFC 1952). A cut or damaged file ends in
-        # arbitrary bytes, so a large ISIZE is only a hint: decompress without keeping the output and refuse
-        # as too big only when the data agrees (a damaged file ends in the "damaged gzip" error instead).
-        claims_too_big = int.from_bytes(handle.read(4), "little") > MAX_INPUT_BYTES
+    # ISIZE, the gzip trailer: uncompressed size mod 2**32 (RFC 1952). A cut or damaged file ends in
+    # arbitrary bytes, so a large ISIZE is only a hint: decompress without keeping the output and refuse
+    # as too big only when the data agrees (a damaged file ends in the "damaged gzip" error instead).
+    try:
+        os.lseek(fd, max(size - 4, 0), os.SEEK_SET)
+        claims_too_big = int.from_bytes(os.read(fd, 4), "little") > MAX_INPUT_BYTES
+        os.lseek(fd, 0, os.SEEK_SET)
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror}", path=display) from None
     raw = bytearray()
     produced = 0
     try:
-        with gzip.open(path, "rb") as handle:
-            while chunk := handle.read(1 << 20):
-                produced += len(chunk)
-                if produced > MAX_INPUT_BYTES:
-                    raise too_big
-                if not claims_too_big:
-                    raw += chunk
+        with open(fd, "rb", closefd=False) as stored:
+            hashed = _Hashed(stored)
+            with gzip.GzipFile(fileobj=hashed, mode="rb") as handle:
+                while chunk := handle.read(1 << 20):
+                    produced += len(chunk)
+                    if produced > MAX_INPUT_BYTES:
+                        raise too_big
+                    if not claims_too_big:
+                        raw += chunk
+            while hashed.read(1 << 20):  # what gzip left unread (nothing, once it reached the end): hashed too
+                pass
     except (OSError, EOFError, zlib.error) as exc:
         raise InputError(f"damaged gzip file: {exc}", path=display) from None
     if claims_too_big:
         # complete and intact, yet its trailer disagrees with its size: only a damaged file does that
         raise InputError(f"damaged gzip file: its trailer says more than {MAX_INPUT_BYTES} bytes, "
                          f"it decompresses to {produced}", path=display)
-    return decode_text(bytes(raw), display, " after gzip decompression")
+    text = decode_text(bytes(raw), display, " after gzip decompression")
+    content = memoryview(raw)[len(UTF8_BOM):] if raw.startswith(UTF8_BOM) else raw
+    return text, ReadDigests(hashlib.sha256(content).hexdigest(), hashed.digest.hexdigest())
 
 
 def _refuse_constant(name):

@@ -25,9 +25,11 @@ engine escapes the rest (:func:`escape_prose`). Escaping HTML twice shows
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 
+from ..markdown_format import format_markdown
 from ..patterns import lazy_compile
 from .produced import anchors_around
 
@@ -176,12 +178,57 @@ def escape_markup(text) -> str:
 
 
 def escape_alt(text) -> str:
-    """:func:`escape_prose` for an image's alt text (``![alt](path)``), with
-    its inline markup escaped too (:func:`escape_markup`): a group or label
-    name from a study file cannot close the alt text and add a link, and its
-    ``*`` or ``_`` stays in the alt text a reader gets (CommonMark keeps an
-    image description's text, not its emphasis markers)."""
-    return escape_markup(text)
+    """An image's alt text (``![alt](path)``) as plain text that mdformat
+    writes back as it is: line breaks folded to one space, control and
+    bidirectional characters as ``\\uXXXX``, blanks at either end dropped.
+
+    mdformat writes an alt text as the text it reads as (CommonMark keeps a
+    description's text, not its markup), unescaped: ``\\_scaled\\_mm\\_``
+    was written ``_scaled_mm_``, which the next pass read as emphasis and
+    wrote ``scaled_mm``, so check's SG104 failed the README render had just
+    written, and no escape survives that. The text is therefore kept as
+    written when mdformat gives it back unchanged (:func:`_stays_as_written`:
+    ``scaled_mm``, ``R&D``, ``a < b``); otherwise each character that may
+    open or close inline markup (a backslash, a backtick, ``*``, ``_``,
+    ``~``, a bracket, ``<``, ``>``, ``&``) is written as its fullwidth form
+    (``＿scaled＿mm＿``), which reads alike and which no Markdown reads as
+    markup, so a group or label name can neither close the alt text nor add
+    a link, emphasis or HTML."""
+    value = _CONTROL.sub(_code_point, fold_line_breaks(str(text))).strip()
+    if _stays_as_written(value):
+        return value
+    return _CONTROL.sub(_code_point, fold_line_breaks(str(text)).translate(_FULLWIDTH_MARKUP)).strip()
+
+
+# Inline markup characters of CommonMark 0.31 and GFM that can open or close markup in an alt text, each mapped
+# to its fullwidth form (U+FF01-U+FF5E are U+0021-U+007E shifted by 0xFEE0)
+_FULLWIDTH_MARKUP = str.maketrans({char: chr(ord(char) + 0xFEE0) for char in "\\`*_~[]<>&"})
+
+
+def _stays_as_written(alt: str) -> bool:
+    """True when ``![alt](x)`` is one image whose alt text reads as ``alt``,
+    text only (no markup, escape or character reference), and mdformat
+    formats the line to itself. The alt text is parsed on its own whatever
+    surrounds the image, so this holds in any README. ``GEMM](http://x) ![y``
+    formats to itself too, as two images: hence the parse."""
+    line = f"![{alt}](x)"
+    if format_markdown(line) != line + "\n":
+        return False
+    (inline,) = _inline_parser().parseInline(line)
+    if len(inline.children) != 1:
+        return False
+    (image,) = inline.children
+    alt_tokens = image.children or []
+    return image.type == "image" and image.attrs.get("src") == "x" and \
+        all(token.type == "text" for token in alt_tokens) and "".join(token.content for token in alt_tokens) == alt
+
+
+@functools.cache
+def _inline_parser():
+    """markdown-it as CommonMark with GFM's strikethrough, built once (imported only when an alt text is escaped)."""
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark").enable("strikethrough")
 
 
 def escape_label(text) -> str:

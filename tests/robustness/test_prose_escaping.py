@@ -102,10 +102,11 @@ def test_escape_prose(text, escaped):
 
 
 def test_escape_alt_cannot_close_the_alt_text():
-    assert escape_alt("GEMM](http://x) ![y") == "GEMM\\](http://x) !\\[y"
-    assert escape_alt("a\\b\n# c") == "a\\\\b # c"
+    # brackets in their fullwidth forms: a backslash escape would not outlive mdformat (tests/render/test_alt_text_fixed_point.py)
+    assert escape_alt("GEMM](http://x) ![y") == "GEMM］(http://x) !［y"
+    assert escape_alt("a\\b\n# c") == "a\\b # c"  # a backslash before a letter escapes nothing: kept
     page = MarkdownIt("commonmark").render(f"![{escape_alt('GEMM](http://evil) x')}](figures/k.svg)")
-    assert page == '<p><img src="figures/k.svg" alt="GEMM](http://evil) x" /></p>\n'
+    assert page == '<p><img src="figures/k.svg" alt="GEMM］(http://evil) x" /></p>\n'
 
 
 # Issue 24, item 4: the old pattern ([ \t]*[\r\n]+[ \t]*) tried every blank of a run as a start of a

@@ -11,7 +11,7 @@ from typing import ClassVar
 import click
 
 from ...collect import coco
-from ...collect.inputs import content_sha256
+from ...collect.inputs import input_sha256, under_recorded_reads
 from ...records.datasets import DatasetUse, use_dataset, validate_dataset_id
 from ...records.write import WriteOutcome, write_results
 from .. import COLLECT_COMMANDS, command
@@ -71,6 +71,7 @@ class CocoOutcome:
     warnings: list[str] = field(default_factory=list)
 
 
+@under_recorded_reads
 def run_coco(options: CocoOptions) -> CocoOutcome:
     """Check the inputs (refusing those that would give a wrong AP), write
     or verify the dataset definition, evaluate, and write or extend the
@@ -100,7 +101,7 @@ def run_coco(options: CocoOptions) -> CocoOutcome:
                                  shape=ingest.shape, batch=ingest.batch, inference_backend=options.inference,
                                  mode=options.mode, origin=detections_display, note=empty_warning,
                                  tie_range=evaluation.tie_range,
-                                 source=(options.detections_path.name, content_sha256(options.detections_path)))
+                                 source=(options.detections_path.name, input_sha256(options.detections_path)))
     if not detections:
         notes.append(f"{detections_display} holds no detection: AP 0 where ground truth exists")
     notes += warnings + evaluation_notes

@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 
 from ...collect.env import collector_block, conversion_machine, now_iso
-from ...collect.inputs import file_sha256
+from ...collect.inputs import stored_sha256
 from ...collect.kernel_groups import KernelGroupRules, rules_from_study
 from ...errors import RecordError, UsageError
 from ...fsutil import shown_path
@@ -251,11 +251,12 @@ def shape_notes(options: IngestOptions, input_name: str) -> list[str]:
 def origin_notes(origins: list[tuple[InputOrigin, Path]]) -> list[str]:
     """One provenance note per input file with a stated origin (``--origin``):
     the option and file name, the first 12 hex digits of the file's sha256
-    (so a reader can check that the published file is the one collected),
+    (so a reader can check that the published file is the one collected:
+    the bytes the collector parsed, :func:`~studygen.collect.inputs.stored_sha256`),
     and the repository, commit and path it was published at."""
     notes = []
     for origin, path in origins:
-        notes.append(f"input --{origin.input} {path.name} (sha256 {file_sha256(path)[:12]}) was published in "
+        notes.append(f"input --{origin.input} {path.name} (sha256 {stored_sha256(path)[:12]}) was published in "
                      f"{origin.repository} at commit {origin.commit} as {origin.path}")
     return notes
 

@@ -10,7 +10,7 @@ from typing import ClassVar
 import click
 
 from ...collect import torch_profile
-from ...collect.inputs import stamp_digests
+from ...collect.inputs import stamp_digests, under_recorded_reads
 from ...records.write import WriteOutcome, write_results
 from .. import COLLECT_COMMANDS, command
 from .ingest import SourceProvenance, origin_notes, prepare, provenance_block, report, shape_notes
@@ -50,6 +50,7 @@ class TorchProfileOutcome:
     warnings: list[str] = field(default_factory=list)
 
 
+@under_recorded_reads
 def run_torch_profile(options: TorchProfileOptions) -> TorchProfileOutcome:
     """Read the trace, build its kernel-time result and write or extend the
     record. Raises UsageError, InputError, RecordError, ConflictError;

@@ -10,7 +10,7 @@ from typing import ClassVar
 import click
 
 from ...collect import trtexec
-from ...collect.inputs import stamp_digests
+from ...collect.inputs import stamp_digests, under_recorded_reads
 from ...collect.trtexec.no_result import no_result_error
 from ...collect.trtexec.precision import check_declared
 from ...errors import UsageError
@@ -67,6 +67,7 @@ class TrtexecOutcome:
     warnings: list[str] = field(default_factory=list)
 
 
+@under_recorded_reads
 def run_trtexec(options: TrtexecOptions) -> TrtexecOutcome:
     """Read the trtexec files, build their results and write or extend the
     record. Raises UsageError (also when the inputs give no result, with
