@@ -37,6 +37,8 @@ widened by half its last printed digit (``0.19 to 0.21`` covers 0.185 to
   as plausible a summary (both endpoints found, a shared header word) as
   the best column it does not fit; otherwise the finding names the most
   plausible column and every row the range leaves out, with its value.
+- A range whose clause names a quantity ("60-80% less memory") is read
+  only against columns of that quantity (:mod:`studygen.lint.range_quantity`).
 - A range whose clause claims it for most or all rows ("in most cases",
   "across the board") is read against the whole column it names
   (``sg101_*_majority_claim``).
@@ -66,6 +68,7 @@ from .document import Block, Document, Sentence, Series, Table
 from .figures import (RATE_UNITS, RATIO_UNITS, Figure, Range, commensurable_units, figure_in_unit, in_unit, near_range, rounding_keys,
                       with_unit)
 from .repeat_ranges import axis_named, repeats_spanned, rows_are
+from .range_quantity import clause_kind, holds_quantity
 from .range_rows import band_rows, baseline_rows, is_band
 from .restriction import sweep_end_rows
 from .rounding import covers, hedged_range
@@ -373,6 +376,7 @@ def _scan_series(sources, index: _ValueIndex, block: Block, sentence: Sentence, 
     section = index.section(block.section, rng.unit)
     lone = section.lone_measured(sentence.measure)
     lone = None if lone is None else section.series[lone]
+    kind = clause_kind(sentence, rng)  # the quantity the range's words name, if any
     for series in sources:
         smallest, largest = series.bounds
         # the one series of the unit in the sentence's section whose header names a
@@ -425,6 +429,7 @@ def _scan_series(sources, index: _ValueIndex, block: Block, sentence: Sentence, 
         )
         if candidate is None:
             continue
+        candidate.reportable = candidate.reportable and holds_quantity(series, kind)  # another quantity's column
         candidates.append(candidate)
         if candidate.conclusive:
             return True
@@ -508,6 +513,7 @@ def _scan_pairs(document: Document, block: Block, sentence: Sentence, rng: Range
     column pairs into ``candidates``; True as soon as one is conclusive."""
     view = sentence.clause_view(rng.start, rng.end - rng.start)
     words = sentence.measure
+    kind = clause_kind(sentence, rng)
     for table in pair_tables(document, block, sentence):
         units = table.pair_units
         if rng.unit not in RATIO_UNITS:
@@ -537,6 +543,7 @@ def _scan_pairs(document: Document, block: Block, sentence: Sentence, rng: Range
                 candidate = _evaluate(description, table, values, make_entries, rng, overlap, distance, same_section, restricted)
                 if candidate is None:
                     continue
+                candidate.reportable = candidate.reportable and holds_quantity(first, kind)
                 candidates.append(candidate)
                 if candidate.conclusive:
                     return True

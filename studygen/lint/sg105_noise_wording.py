@@ -21,19 +21,25 @@ same table:
 - a test: t-test, Welch, Mann-Whitney, Wilcoxon, bootstrap, permutation
   test, a p-value (``p = 0.3``, ``p < 0.05``).
 
-A paragraph that names a spread or a variance ("within the spread the records
-measured") is taken to state one, as the evidence words say. Without any, the verdict is a
-warning: it asserts a measurement nobody reported.
+In a paragraph a spread counts only where a figure gives it: the name of a
+statistic needs a figure beside it in its sentence ("std 0.2 ms", "a CV of
+1.3%"), so "caused by evaluation variance" or "within one standard
+deviation" is no evidence (:func:`studygen.lint.noise_evidence.measured_evidence`);
+in a table, or a heading over one, the name heads a column of figures and
+counts alone. Without evidence, the verdict is a warning: it asserts a
+measurement nobody reported.
 """
 
 from __future__ import annotations
 
 
+import re
 from bisect import bisect_left
 
 from ..findings import Finding
 from ..patterns import lazy_compile
 from .document import Block, Document, Table
+from .noise_evidence import measured_evidence
 from .text import CLAUSE_REACH, split_sentences
 from .vocabulary import EXPECTATION_AFTER_RE, NOISE_VERDICT_RE, has_evidence, is_expectation, may_hold_verdict, noise_stem_offsets
 
@@ -45,6 +51,9 @@ VERDICT_RE = NOISE_VERDICT_RE
 _CLAUSE_START_RE = lazy_compile(r"[.;:!?]\s|,\s+(?:but|while|whereas|yet|so)\s|\n\s*[-*]\s|—|\s–\s")
 # the words after a verdict that make it an expectation ("... was expected") are read this far
 EXPECTATION_REACH = 120
+# A clause opening as a condition states what a reading would mean, no result: "If the percentiles are symmetric
+# then the quantization is just adding noise", "Unless the gap grows, it is within noise".
+_CONDITION_RE = lazy_compile(r"(?<![\w-])\s*(?:if|unless|assuming|suppose|supposing|provided|in\s+case)\b", re.IGNORECASE)
 
 
 def _table_text(table: Table) -> str:
@@ -92,7 +101,7 @@ def check(document: Document) -> list[Finding]:
         matches = [m for m in _verdicts(block) if not _expected(block.text, m.start(), m.end())]
         if not matches:
             continue
-        if has_evidence(block.text):
+        if measured_evidence(block.text):
             continue
         if any(has_evidence(_table_text(t)) or _heading_evidence(t) for t in _neighbour_tables(document, block)):
             continue
@@ -131,14 +140,15 @@ def _verdicts(block: Block):
 def _expected(text: str, offset: int, end: int | None = None) -> bool:
     """True when the clause holding the verdict at ``offset`` (to ``end``)
     states an expectation or a plan ("should be within noise", "we expect no
-    significant change", "no measurable difference was expected"), not a
-    measured result."""
+    significant change", "no measurable difference was expected") or opens
+    as a condition ("if the percentiles are symmetric then it is just
+    noise"), not a measured result."""
     start = max(0, offset - CLAUSE_REACH)  # a bound keeps lint linear (attack round: 8,000 verdicts, 40 s)
     for match in _CLAUSE_START_RE.finditer(text, start, offset):
         start = match.end()
     # what follows is read only up to EXPECTATION_REACH characters: bounded as the clause before is
     after = offset if end is None else end
-    return (is_expectation(text[start:offset])
+    return (is_expectation(text[start:offset]) or _CONDITION_RE.match(text, start, offset) is not None
             or EXPECTATION_AFTER_RE.match(text, after, after + EXPECTATION_REACH) is not None)
 
 

@@ -14,7 +14,9 @@ hedging. The finding sits on the line of the sentence's first outcome.
 - list items under a heading such as "Not measured", "What was not tried",
   "Untested";
 - a table row with a cell "not measured" / "not run" / "not tried" (its
-  row labels name the configuration).
+  row labels name the configuration), held to the tables under its own
+  headings and caption only ("**Linux**" over it leaves a "**MacOS**" table
+  measured) unless its words name a wider scope (:func:`_cell_scope`).
 
 A qualifier after a declaration scopes it: "FP16 was not measured on an
 Orin", "we did not measure INT8 at 1280 x 720", "... with TensorRT 10.3"
@@ -58,7 +60,7 @@ from dataclasses import dataclass
 
 from ..findings import Finding
 from ..patterns import lazy_compile
-from .document import Block, Document, Row, is_empty_cell
+from .document import Block, Document, Row, Table, is_empty_cell
 from ..label_names import VENDOR_WORDS
 from .configuration_terms import identifier_letters, named_tokens as _named_tokens, sentence_probe, stemmed as _stemmed
 from .configuration_terms import term_anchor, word_tokens
@@ -107,6 +109,9 @@ _DECLARED_HEADING_RE = lazy_compile(
     re.IGNORECASE,
 )
 _DECLARED_CELL_RE = lazy_compile(r"^\s*(?:" + _NOT + r"\s+(?:tried|measured|run|tested|benchmarked)|untested|unmeasured)\b", re.IGNORECASE)
+# The words of a declaring cell that reach past its table: "not tested on any platform", "not run in this study"
+_WIDER_SCOPE_RE = lazy_compile(r"\b(?:anywhere|everywhere|elsewhere|(?:on|in|for|across|with|at)\s+(?:any|all|every)\b|"
+                               r"(?:in|for|throughout)\s+(?:this|the|our)\s+(?:study|report|evaluation|benchmarks?)\b)", re.IGNORECASE)
 
 OUTCOME_RE = lazy_compile(
     r"\b(?:faster|slower|speedups?|speed-ups?|slowdowns?|gains?|gained|pays?(?:\s+off)?|paid\s+off|helps?|helped|hurts?|"
@@ -166,12 +171,14 @@ _GENERIC = frozenset({"config", "configuration", "option", "path", "variant", "s
 @dataclass
 class Unmeasured:
     """A configuration declared unmeasured: its text, its words, the line
-    of the declaration and the block it sits in (None for a table row)."""
+    of the declaration, its block (None for a table row) and, for a declaring
+    cell, the slice of its table (None: every table; :func:`_cell_scope`)."""
 
     text: str
     terms: frozenset[str]
     line: int
     block: Block | None
+    slice: tuple | None = None
 
 
 def item_terms(text: str) -> frozenset[str]:
@@ -323,10 +330,10 @@ _DECLARATION_WORDS = ("not", "never", "n't", "untried", "untested", "unmeasured"
 def _declarations(document: Document) -> list[Unmeasured]:
     found: list[Unmeasured] = []
 
-    def add(text: str, line: int, block: Block | None):
+    def add(text: str, line: int, block: Block | None, scope: tuple | None = None):
         terms = item_terms(text)
         if terms and len(terms) <= 6:
-            found.append(Unmeasured(text.strip(), terms, line, block))
+            found.append(Unmeasured(text.strip(), terms, line, block, scope))
 
     for block in document.blocks:
         text = block.text
@@ -362,12 +369,25 @@ def _declarations(document: Document) -> list[Unmeasured]:
             if column_words is None:
                 column_words = _column_words(table)
             for item in _declared_row_labels(row, label, column_words):
-                add(item, row.line, None)
+                add(item, row.line, None, _cell_scope(row))
     return found
 
 
 def _declares_cell(cell: str) -> bool:
     return cell[:1] in "nNuU" and bool(_DECLARED_CELL_RE.match(cell))
+
+
+def _slice(table: Table) -> tuple:
+    return table.headings, table.context  # the tables of one slice of the study: the same headings and caption
+
+
+def _cell_scope(row: Row) -> tuple | None:
+    """The slice (:func:`_slice`) a row's declaring cells speak for: the row's
+    table's, or None (every table) where one names a wider scope
+    (:data:`_WIDER_SCOPE_RE`: "not tested on any platform")."""
+    if row.table is None or any(_declares_cell(cell) and _WIDER_SCOPE_RE.search(cell) for cell in row.cells):
+        return None
+    return _slice(row.table)
 
 
 def _declared_row_label(row: Row) -> str:
@@ -468,6 +488,8 @@ def check(document: Document) -> list[Finding]:
                 continue  # a row that declares is no result
             tokens = _stemmed(_named_tokens(row.label)) | label_headers
             for item in declared:
+                if item.slice is not None and item.slice != _slice(table):
+                    continue  # a declaring cell speaks for its own slice of the study only
                 # the row names the configuration, or part of it and its column the rest ("fp16" row, "Orin ms"
                 # column); a column header alone names the column, as a declaration may ("the DeepEP column")
                 if not item.terms <= tokens | any_header or item.terms.isdisjoint(tokens):

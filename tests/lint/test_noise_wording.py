@@ -69,3 +69,15 @@ def test_no_significant_before_a_noun_of_no_difference_is_no_verdict():
     assert found("- No significant omissions in the output text.") == []
     assert found("- No significant difference between runs.") == ["SG105"]
     assert found("- The gap is not significant.") == ["SG105"]
+
+
+def test_a_verdict_in_a_clause_opening_as_a_condition_is_no_result():
+    # a metric's guide says what a reading would mean ("If the percentiles are symmetric then the quantization is
+    # just adding noise"): no difference is measured there; the same verdict stated as a result stays reported
+    table = "# T\n\n| Precision | Speed (tok/s) |\n|---|---|\n| fp16 | 22.1 |\n| int8 | 30.4 |\n\n"
+    for condition in ("If the two rows are symmetric then the change is just noise.",
+                      "The rows were read twice. Unless the gap grows, it is within noise.",
+                      "Assuming the clocks are pinned, the gap is within noise."):
+        assert _sg105(table + condition + "\n") == [], condition
+    assert _sg105(table + "The two rows are symmetric, so the change is just noise.\n") == [
+        (8, "'is just noise' with no spread, repeat count or test stated in the same paragraph")]

@@ -255,3 +255,51 @@ def test_every_measuring_verb_declares_in_both_voices(base, done):
     expected = [(8, "'INT8' is declared not measured (line 3) but row 'int8' (line 8) gives it figures: 'Median ms' 4.10")]
     for declaration in (f"INT8 was not {done}.", f"We did not {base} INT8.", f"We have not {done} INT8."):
         assert _sg106("# INT8\n\n" + declaration + "\n\n" + table) == expected, declaration
+
+
+
+# A "not tested" cell of one table (unseen document 08: the Linux table's tsv-join) speaks for its own
+# table's row and column; another table with a caption or heading of its own (the MacOS table, the size
+# tables) measures the same row and column for itself.
+HEADER = "| Build | Decoder ms | Encoder ms |\n| ----- | ---------- | ---------- |\n"
+
+
+def _tables(declaring: str, first: str = "**Orin**\n\n", second: str = "**Thor**\n\n") -> str:
+    """Two tables of one layout under ``# Latency``, each after its caption
+    ``first`` / ``second``: the first table's eager row declares its encoder
+    cell with ``declaring`` (line 7 with both captions), the second's eager
+    row (line 14) gives an encoder figure of 3.90."""
+    orin = HEADER + f"| eager | 8.10 | {declaring} |\n| graphs | 6.30 | 4.10 |\n"
+    thor = HEADER + "| eager | 5.20 | 3.90 |\n| graphs | 4.40 | 2.80 |\n"
+    return f"# Latency\n\n{first}{orin}\n{second}{thor}"
+
+
+@pytest.mark.parametrize("declaring", ["not tested", "not measured", "untested", "not run", "Not benchmarked"])
+def test_a_declaring_cell_leaves_another_captioned_table_measured(declaring):
+    assert _sg106(_tables(declaring)) == []
+
+
+def test_a_declaring_cell_leaves_a_table_under_another_heading_measured():
+    # no captions; the second table under a heading of its own ("## Sizes" over a sizes table in document 08)
+    assert _sg106(_tables("not tested", "", "## Jetson Thor\n\n")) == []
+
+
+@pytest.mark.parametrize("declaring", ["not tested on any platform", "not measured anywhere", "not run in this study",
+                                       "Not measured on every board"])
+def test_a_declaring_cell_naming_a_wider_scope_holds_every_table(declaring):
+    assert _sg106(_tables(declaring)) == [
+        (14, "'eager / encoder' is declared not measured (line 7) but row 'eager' (line 14) gives it figures: 'Encoder ms' 3.90")]
+
+
+def test_a_declaring_cell_still_holds_its_own_slice_and_prose():
+    # two tables under one heading, neither with a caption of its own, are one slice: the second one's figure conflicts
+    assert _sg106(_tables("not tested", "", "")) == [
+        (10, "'eager / encoder' is declared not measured (line 5) but row 'eager' (line 10) gives it figures: 'Encoder ms' 3.90")]
+    # a sentence naming the declared row and column states an outcome, whatever table is near it
+    sentence = "\nThe eager encoder is 1.4x faster on the Thor.\n"
+    assert _sg106(_tables("not tested") + sentence) == [
+        (17, "'eager / encoder' is declared not measured (line 7) but line 17 states an outcome for it: "
+             "'The eager encoder is 1.4x faster on the Thor.'")]
+    # a declaration in prose names no table: both tables' eager rows are held to it
+    prose = _tables("3.00").replace("# Latency\n\n", "# Latency\n\nThe eager encoder was not measured.\n\n", 1)
+    assert _lines(prose) == [9, 16]
