@@ -89,7 +89,8 @@ RULES: tuple[Rule, ...] = (
          "a template that prints a number no expression computed from records", waivable=False),
     Rule("SG212", ERROR, "incomparable timings", "studygen.checks.sg212_incomparable",
          "latencies measured differently, or by different shards of one job, in one ratio, range or table, "
-         "or compared in the study file's prose"),
+         "or compared in the study file's prose (there also variants from different software versions or model "
+         "revisions, unnamed)"),
     Rule("SG213", WARNING, "unstable measurement", "studygen.checks.sg213_unstable",
          "a ratio, verdict, range or side finding built on a timing flagged unstable"),
     Rule("SG214", ERROR, "quality from random weights", "studygen.checks.sg214_random_weights",

@@ -31,6 +31,17 @@ Two resolved figures of different signatures are an SG212 error at the
 sentence's line in the study file, naming each side's method as SG212's
 other findings do (:func:`~studygen.study.timing.describe`).
 
+Two times set side by side by a word alone ("takes 0.1547 ms against
+0.1536 ms for fp32", "vs", "compared with") are a comparison too
+(:func:`_set_against`), its verdict anywhere in the sentence or nowhere.
+Sides timed one way but of different variants whose rows share no version
+of a piece of software or no checkpoint revision (:func:`confounded`) are
+an SG212 error as well, unless the sentence names one of those versions: the
+difference it reads as the variant's is also the build's or the model's.
+Case (trial s21): "fp16 on the GTX 1070 takes 0.1547 ms against 0.1536 ms
+for fp32, so fp16 is no faster" set TensorRT 8.4.1 at one model commit
+against TensorRT 8.2.3 at another.
+
 Not reported:
 
 - a sentence that names what differs in the method: a word for a field the
@@ -78,6 +89,10 @@ _TIME_FIGURE = lazy_compile(r"\d\s*(?:" + "|".join(sorted((re.escape(word) for w
                                                             if unit in _PER_MS), key=len, reverse=True)) + ")",
                             re.IGNORECASE)
 # the hint's advice (at_written_field makes the finding's hint of it: where in the study file to edit the sentence)
+BUILD_ADVICE = ("compare variants of one software version and model revision, or name the versions in the sentence, "
+                f"or explain the comparison (explanations: {CODE})")
+# what sets two times side by side with nothing between them but the word: "0.1547 ms against 0.1536 ms"
+_AGAINST = re.compile(r"\s*,?\s*(against|vs\.?|versus|compared\s+(?:with|to))\s+", re.IGNORECASE)
 ADVICE = ("compare figures timed the same way, or say in the sentence how each side was timed, or explain the "
           f"comparison (explanations: {CODE})")
 
@@ -131,11 +146,25 @@ def _comparisons(document: Document):
                 continue
             said = set()
             read = [(with_unit(ratio.text, ratio.unit), a, b) for ratio, a, b in ratio_operands(sentence)]
-            for words, first, second in read + compared_operands(document, sentence, ordered=False):
+            # a comparative's words name the comparison better than 'against': read first, each pair once
+            read += compared_operands(document, sentence, ordered=False) + _set_against(sentence)
+            for words, first, second in read:
                 pair = frozenset((first.start, second.start))
                 if pair not in said:
                     said.add(pair)
                     yield sentence, words, first, second
+
+
+def _set_against(sentence) -> list[tuple[str, Figure, Figure]]:
+    """``(words, first, second)`` of two times set side by side by a word and
+    nothing else ("takes 0.1547 ms against 0.1536 ms for fp32", "12.1 ms vs
+    9.8 ms"): a comparison whose verdict may sit elsewhere in the sentence
+    (", so fp16 is no faster"), or nowhere."""
+    times = [token.figure for token in sentence.tokens
+             if token.figure is not None and token.figure.unit in _PER_MS and token.start not in sentence.range_ends]
+    text = sentence.block.text
+    return [(" ".join(match.group(1).split()), first, second) for first, second in zip(times, times[1:])
+            if (match := _AGAINST.fullmatch(text, first.end, second.start))]
 
 
 class _Owners:
@@ -193,25 +222,66 @@ def _side(figure: Figure, unit: str, signatures: frozenset, rows: list) -> str:
     return f"{with_unit(figure.text, unit)} ({variants}, {named}): {describe(signature, timing_label(rows))}"
 
 
+def _versions(rows) -> dict[str, set[str]]:
+    """Each software name of ``rows``' keys (``tensorrt``, ``cuda``) and the
+    checkpoint revision (``model revision``), with the values the rows hold."""
+    held: dict[str, set[str]] = {}
+    for row in rows:
+        for part in filter(None, (row.key.software or "").split(",")):
+            name, _, version = part.partition("=")
+            held.setdefault(name, set()).add(version)
+        if row.key.revision:
+            held.setdefault("model revision", set()).add(row.key.revision)
+    return held
+
+
+def confounded(text: str, first_rows: list, second_rows: list) -> list[str]:
+    """What else than the variant tells apart two sides of a comparison timed
+    one way, in words (``tensorrt 8.4.1 against 8.2.3``, ``model revision
+    76321b1 against c65790e``): set when the sides are different variants
+    whose rows share no version of a piece of software, or no checkpoint
+    revision, and ``text`` names none of those versions (a comparison across
+    them on purpose names them); else empty."""
+    if {row.variant for row in first_rows} & {row.variant for row in second_rows}:
+        return []  # one variant on both sides: a comparison of versions or revisions is what it is about
+    first, second = _versions(first_rows), _versions(second_rows)
+    words = []
+    for name in sorted(first.keys() & second.keys()):
+        if first[name].isdisjoint(second[name]):
+            if any(re.search(rf"(?<![\w.]){re.escape(value)}(?![\w.])", text, re.I)
+                   for value in first[name] | second[name]):
+                return []
+            words.append(f"{name} {', '.join(sorted(first[name]))} against {', '.join(sorted(second[name]))}")
+    return words
+
+
 def _finding(context, owners: _Owners, item, sentence, words: str, first: Figure, second: Figure) -> Finding | None:
     """The finding of one comparison of the field ``item``, or None when its
-    figures do not both resolve, were timed alike, or the sentence names
-    the difference."""
+    figures do not both resolve, were timed alike from one build and model
+    (or the comparison names what differs), or the sentence names the
+    difference."""
     unit = first.unit or second.unit
     sides = owners.of(first, unit), owners.of(second, unit)
-    if None in sides or not sides[0][0].isdisjoint(sides[1][0]):
-        return None  # a side unresolved, or a reading of both timed one way
+    if None in sides:
+        return None  # a side unresolved
     text = sentence.text
-    if names_the_method(text, _differing(sides[0][0], sides[1][0])):
+    if not sides[0][0].isdisjoint(sides[1][0]):
+        # timed one way: the variants' figures may still come from other software or another model revision
+        confounds = confounded(text, sides[0][1], sides[1][1])
+        what, advice = f"variants that differ in more than the variant ({'; '.join(confounds)})", BUILD_ADVICE
+    else:
+        confounds = [] if names_the_method(text, _differing(sides[0][0], sides[1][0])) else ["timing"]
+        what, advice = "latencies measured differently", ADVICE
+    if not confounds:
         return None
     pointer = item.source.pointer
     listed = "; ".join(_side(figure, unit, signatures, rows) for figure, (signatures, rows) in zip((first, second), sides))
     shown = f"{with_unit(first.text, unit)} against {with_unit(second.text, unit)}"
-    message = f"'{words}' in {pointer} compares latencies measured differently: {listed}"
-    at_readme = readme_finding(context.study, CODE, context.readme_text.locate(item), message, ADVICE,
+    message = f"'{words}' in {pointer} compares {what}: {listed}"
+    at_readme = readme_finding(context.study, CODE, context.readme_text.locate(item), message, advice,
                                key=f"{pointer} {shown}")
     # at the line where the sentence starts in the field (the field's own line where that is not certain)
-    return at_written_field(context, at_readme, item, ADVICE, text)
+    return at_written_field(context, at_readme, item, advice, text)
 
 
 __all__ = ["CODE", "check", "names_the_method"]

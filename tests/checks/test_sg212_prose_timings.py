@@ -198,3 +198,48 @@ def test_a_side_names_each_variant_and_job_and_what_was_timed(tmp_path):
         "'2.01x' in /decision/summary compares latencies measured differently: 0.8613 ms (fp16, job bench-b): "
         "TensorRT engine, GPU compute time and host latency, CUDA graphs on, data transfers off, spin-wait on; "
         f"1.733 ms (fp16, fp8, jobs bench-a, bench-d): {WHAT_A_SAYS}")
+
+
+# ---- two times set side by side, and variants from other builds (trial s21) ---------------------------------
+
+def test_two_times_set_against_each_other_are_a_comparison_too(tmp_path):
+    # "takes X ms against Y ms for fp32": no comparative, the verdict elsewhere in the sentence
+    for said in ("On the tuned setup fp16 takes 0.8613 ms against 2.417 ms for fp32, so it is the one to ship.",
+                 "fp16 and fp32: 0.8613 ms vs. 2.417 ms.", "fp16 needs 0.8613 ms, compared with 2.417 ms for fp32."):
+        findings = _findings(_study(tmp_path / str(len(said)), said))
+        assert [f.key for f in findings] == ["/decision/summary 0.8613 ms against 2.417 ms"], said
+
+
+TRT84 = collected_provenance("NVIDIA GeForce GTX 1070", tensorrt="8.4.1")
+TRT82 = collected_provenance("NVIDIA GeForce GTX 1070", tensorrt="8.2.3")
+BUILDS = [record("gtx-841", [latency("fp16", 0.1547, method=GRAPHS_OFF)], TRT84),
+          record("gtx-823", [latency("fp32", 0.1536, method=GRAPHS_OFF)], TRT82)]
+
+
+def _builds_study(tmp_path, summary):
+    return load(tmp_path, records=BUILDS, study=spec(decision={"shipped": False, "summary": summary}))
+
+
+def test_variants_timed_alike_on_two_tensorrt_versions_are_not_compared_as_variants(tmp_path):
+    # fp16 from TensorRT 8.4.1, fp32 from 8.2.3, each timed one way: the difference is the variant's and the version's
+    (finding,) = _findings(_builds_study(tmp_path, "fp16 takes 0.1547 ms against 0.1536 ms for fp32, so fp16 is no "
+                                                   "faster on that GPU."))
+    assert finding.message == (
+        "'against' in /decision/summary compares variants that differ in more than the variant (tensorrt 8.4.1 against "
+        "8.2.3): 0.1547 ms (fp16, job gtx-841): TensorRT engine, GPU compute time, CUDA graphs off, data transfers on, "
+        "spin-wait off; 0.1536 ms (fp32, job gtx-823): TensorRT engine, GPU compute time, CUDA graphs off, data "
+        "transfers on, spin-wait off")
+    assert finding.hint.endswith("compare variants of one software version and model revision, or name the versions "
+                                 "in the sentence, or explain the comparison (explanations: SG212); then run studygen render")
+
+
+@pytest.mark.parametrize("summary", [
+    # the versions named: a comparison across them on purpose
+    "On TensorRT 8.4.1 fp16 takes 0.1547 ms, against 0.1536 ms for fp32 on 8.2.3.",
+    # one variant on both sides: the versions are what it compares
+    "fp16 takes 0.1547 ms against 0.1536 ms.",
+])
+def test_a_comparison_that_names_the_versions_or_holds_one_variant_passes(tmp_path, summary):
+    records = BUILDS if "8.4.1" in summary else [BUILDS[0], record("gtx-823", [latency("fp16", 0.1536,
+                                                                                      method=GRAPHS_OFF)], TRT82)]
+    assert _findings(load(tmp_path, records=records, study=spec(decision={"shipped": False, "summary": summary}))) == []
