@@ -10,13 +10,15 @@ created (``collect`` makes ``measurements/FAMILY/``).
 
 from __future__ import annotations
 
+import errno
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
 import click
 import yaml
 
-from ..errors import UsageError
+from ..errors import InputError, UsageError
 from ..fsutil import atomic_write_text, shown_path
 from ..records.checkpoints import Revisions, revision_problem
 from ..records.schemas import validate_document
@@ -62,8 +64,10 @@ def parse_variants(text: str) -> list[dict]:
         if precision not in PRECISIONS:
             hint = "" if ":" in item else f" (name it {name}:PRECISION)"
             raise UsageError(f"--variants: '{precision}' is not a precision{hint}; precisions: {', '.join(PRECISIONS)}")
-        if any(v["name"] == name for v in variants):
-            raise UsageError(f"--variants: '{name}' is named twice")
+        twin = next((v["name"] for v in variants if v["name"].casefold() == name.casefold()), None)
+        if twin is not None:  # 'a' and 'A' are one file name on macOS and Windows, and SG202 refuses them
+            raise UsageError(f"--variants: '{name}' is named twice" if twin == name else
+                             f"--variants: '{name}' and '{twin}' differ only in case; name them apart")
         variants.append({"name": name, "precision": precision, "label": name})
     if not variants:
         raise UsageError("--variants needs at least one variant, e.g. --variants fp16,int8")
@@ -184,6 +188,9 @@ def run_new(options: NewOptions) -> Path:
     folder holds a README written by hand, which the first render would
     replace (:func:`studygen.render.generated.hand_written`)."""
     validate_family_name(options.family)
+    for flag, value in (("--title", options.title), ("--model", options.model), ("--revision", options.revision)):
+        if value is not None and any(ord(ch) < 32 or ord(ch) == 127 for ch in value):
+            raise UsageError(f"{flag}: {value!r} holds a control character (a line break, a tab): give it on one line")
     variants = parse_variants(options.variants)
     parse_revisions(options.revisions, options.revision)  # refused before anything is looked up or written
     root = project_root(options.root)
@@ -197,11 +204,16 @@ def run_new(options: NewOptions) -> Path:
     text = study_text(options, variants)
     # What new writes must load: validate against the study schema before anything is written.
     validate_document("study", yaml.safe_load(text), path=shown_path(path, root), text=None)
-    path.parent.mkdir(parents=True, exist_ok=True)
     try:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except FileExistsError:  # a file where a folder goes: not the study file existing already
+            raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR)) from None
         atomic_write_text(path, text, exclusive=True)  # a second `new` at the same moment does not overwrite
     except FileExistsError:
         raise exists from None
+    except OSError as exc:  # a read-only or full file system: one line, as render and collect say it
+        raise InputError(f"cannot write: {exc.strerror or exc}", path=shown_path(path.parent, root)) from None
     return path
 
 

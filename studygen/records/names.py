@@ -42,11 +42,14 @@ def device_name_problem(what: str, name: str) -> str | None:
 
 def validate_family_name(name: str) -> str:
     """Family names are letters, digits, ``_`` and ``-`` (they become
-    paths), the whole name (a trailing newline is no letter), at most
+    paths), not beginning with ``-`` (commands would read the name as an
+    option), the whole name (a trailing newline is no letter), at most
     :data:`MAX_NAME_LENGTH` characters, no Windows device name
     (:data:`WINDOWS_DEVICE_NAMES`). Raises UsageError."""
     if not FAMILY_NAME.fullmatch(name or ""):
         raise UsageError(f"invalid family name {name!r}: use letters, digits, '_' and '-'")
+    if name.startswith("-"):  # every command would read it as an option ("studygen render -x")
+        raise UsageError(f"invalid family name {name!r}: it may not begin with '-'")
     _check_length("family name", name)
     problem = device_name_problem("family name", name)
     if problem:

@@ -119,6 +119,8 @@ def test_bad_variants_and_names_are_refused_with_one_line(tmp_path, run_cli):
                            "precisions: fp32, tf32, bf16, fp16, fp8, int8, nvfp4, int4\n",
         ("demo", "fp16,fp16"): "studygen: --variants: 'fp16' is named twice\n",
         ("demo", " , "): "studygen: --variants needs at least one variant, e.g. --variants fp16,int8\n",
+        # one name on macOS and Windows, and SG202 refuses the pair in a study file (attack s21)
+        ("demo", "a:fp16,A:fp32"): "studygen: --variants: 'A' and 'a' differ only in case; name them apart\n",
     }
     for (family, variants), message in cases.items():
         result = run_cli("new", family, "--variants", variants, "--root", tmp_path)
@@ -169,3 +171,23 @@ def test_new_refuses_a_family_folder_holding_a_hand_written_readme_and_render_wo
     refused = run_cli("render", "demo")
     assert (refused.exit_code, refused.out, refused.err) == (2, "", f"studygen: families/demo/README.md: {MOVE_IT_AWAY}\n")
     assert readme.read_text() == HAND_WRITTEN and not (tmp_path / "families/demo/figures").exists()
+
+
+def test_a_name_commands_would_read_as_an_option_and_a_field_on_two_lines_are_refused(tmp_path, run_cli):
+    # attack s21: "-x" was written, then the printed "studygen render -x" failed; a model id held a line break
+    dashed = run_cli("new", "--variants", "fp16", "--root", tmp_path, "--", "-x")
+    assert (dashed.exit_code, dashed.err) == (2, "studygen: invalid family name '-x': it may not begin with '-'\n")
+    for flag, value in (("--model", "org/m\nrevision: evil"), ("--title", "a\tb"), ("--revision", "abc\r")):
+        result = run_cli("new", "demo", "--variants", "fp16", flag, value, "--root", tmp_path)
+        assert (result.exit_code, result.err) == (
+            2, f"studygen: {flag}: {value!r} holds a control character (a line break, a tab): give it on one line\n")
+    assert not (tmp_path / "families").exists()
+
+
+def test_a_folder_new_cannot_write_in_is_one_line(tmp_path, run_cli):
+    # attack s21: a read-only file system gave "internal error: OSError"; a file where the families folder
+    # goes fails the same way for any user (root writes in read-only folders)
+    (tmp_path / "families").write_text("not a folder\n")
+    result = run_cli("new", "demo", "--variants", "fp16", "--root", tmp_path)
+    assert (result.exit_code, result.err) == (2, "studygen: families/demo: cannot write: Not a directory\n")
+    assert (tmp_path / "families").read_text() == "not a folder\n"
