@@ -53,7 +53,7 @@ import functools
 from ..findings import Finding
 from ..records.checkpoints import Revisions
 from ..records.kinds import Kind
-from ..records.provenance import measured_without_gpu
+from ..records.keys import measured_without_gpu
 from ..records.unstated import INGEST_COLLECTORS
 from ..study.model_revisions import describe_allowed, names_model, names_revision
 from ..study.scaffold import unfinished_severity
@@ -102,7 +102,7 @@ def _is_version(value) -> bool:
 
 def timed_on_cpu(record) -> bool:
     """Whether ``record`` was measured without a GPU (``gpu_count`` 0, no
-    ``gpu``: :func:`~studygen.records.provenance.measured_without_gpu`) and
+    ``gpu``: :func:`~studygen.records.keys.measured_without_gpu`) and
     a latency of it was timed by the host's clock
     (:func:`~studygen.study.timing.is_host_clock_timer`): its figures are the
     CPU's, which it is held to name."""

@@ -30,33 +30,6 @@ DEFAULTED = "_defaulted"
 FROM_STUDY = "_from_study"
 # Fields of an env block (studygen.collect.env.collect_env) that describe the measuring machine.
 MEASURING_FIELDS = ("gpu", "gpu_count", "cpu", "driver", "repository_commit", "repository_dirty")
-# What names a CPU as a record's measuring machine (:func:`measuring_machine`), before its model.
-CPU_PREFIX = "CPU "
-
-
-def measured_without_gpu(provenance: dict) -> bool:
-    """Whether a record states that its machine had no GPU: ``gpu_count`` 0
-    and no ``gpu`` (``collect run --cpu`` on a machine without a CUDA
-    device, or ``collect env --role measuring`` run on one). A record that
-    leaves ``gpu_count`` out says nothing of the kind."""
-    return provenance.get("gpu_count") == 0 and not provenance.get("gpu")
-
-
-def measuring_machine(provenance: dict) -> str | None:
-    """The machine a record's figures were measured on, as its measurement
-    key and README name it: the GPU model (``NVIDIA H100 80GB HBM3``); for a
-    record measured without a GPU (:func:`measured_without_gpu`) that names
-    its CPU, ``CPU`` and the model (``CPU AMD EPYC 7763 64-Core Processor``),
-    so that figures of two CPUs are two measurements; else None. A record
-    stating no ``cpu`` (every one written before the field) keeps the key it
-    had."""
-    gpu = provenance.get("gpu")
-    if gpu:
-        return gpu
-    cpu = provenance.get("cpu")
-    return CPU_PREFIX + cpu if cpu and measured_without_gpu(provenance) else None
-
-
 def defaulted_checkpoint() -> dict:
     """A checkpoint block whose every field is a default (:data:`CHECKPOINT_DEFAULTS`),
     marked so it never conflicts with a record's."""

@@ -26,13 +26,13 @@ from ..fsutil import LOCK_TIMEOUT_S, atomic_write_text, dump_json, ensure_inside
 from ..patterns import lazy_compile
 from ..textio import MAX_DOCUMENT_BYTES, document_problem, parse_json, read_text
 from .jsonedit import extend_json_text
-from .keys import MeasurementKey, software_signature
+from .keys import MeasurementKey, measuring_machine, software_signature
 from .kinds import IDENTITY_FIELDS, metric_of, result_identity
 from .load import load_record, record_of_text
 from .migrate import version_of
 from .names import validate_family_name, validate_job_id
 from .provenance import (as_conversion_machine, check_measuring_machine, clean_provenance, defaulted_checkpoint,
-                         measuring_machine, measuring_machine_block, merge_conversion_machine, merge_provenance)
+                         measuring_machine_block, merge_conversion_machine, merge_provenance)
 from .result import NewResult
 from .schemas import validate_document
 from .sources import (already_recorded, refuse_changed_reading, refuse_other_job, refuse_same_source, replace_sources,
@@ -76,7 +76,7 @@ def measurement_key(family: str, provenance: dict, result: dict) -> MeasurementK
     result's identity (:func:`studygen.records.kinds.result_identity`: kind,
     metric, statistic, group, variant, shape, batch, backend, mode, dataset)
     with the checkpoint revision, the measuring machine
-    (:func:`~studygen.records.provenance.measuring_machine`: the GPU, or the
+    (:func:`~studygen.records.keys.measuring_machine`: the GPU, or the
     CPU of a record measured without one) and the software versions of its
     backend. The recipe is the variant's, so the variant name stands for it
     here."""
@@ -403,7 +403,7 @@ def merge_machine(measurements_dir: Path, family: str, job_id: str, block: dict,
     into the existing record of ``job_id`` and write it (its text kept, the
     new fields added). ``role`` ``measuring``: provenance fields the record
     leaves empty are filled (the git state only where it states no commit:
-    :func:`~studygen.records.provenance.measuring_machine_block`), and a
+    :func:`~studygen.records.keys.measuring_machine_block`), and a
     record measured on another GPU or CPU is refused; ``conversion``: the
     same for ``provenance.conversion_machine``.
     Raises UsageError (no such record), ConflictError (a value that differs

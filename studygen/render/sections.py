@@ -14,7 +14,7 @@ from ..numbers import format_number
 from ..records.checkpoints import prefix_of
 from ..records.keys import FIELDS
 from ..records.kinds import RESULT_KINDS, Kind
-from ..records.provenance import measuring_machine
+from ..records.keys import measuring_machine
 from ..study.analyses import UNCLASSIFIED_LIMIT, kernel_time_over_compute, precision_inversions, unclassified_share
 from ..study.compilations import PooledCell, pooled_cell
 from ..study import NOT_MEASURED_KEY
@@ -105,7 +105,7 @@ class SectionHelpers(ViewBase):
     @helper("table", markdown=True)
     def provenance_table(self) -> str:
         """One row per job: GPU (or the CPU of a record measured without one,
-        :func:`~studygen.records.provenance.measuring_machine`; the column is
+        :func:`~studygen.records.keys.measuring_machine`; the column is
         then headed ``Machine``), software versions, checkpoint weights, where
         its figures come from. Weights that a collector recorded as its
         default, nobody stating them, read ``pretrained (default, not in the

@@ -14,7 +14,7 @@ from __future__ import annotations
 from ..errors import TemplateError
 from ..numbers import format_number
 from ..records.kinds import KERNEL_SHARE_METRIC, RESULT_KINDS, Kind, kind_words
-from ..records.provenance import CPU_PREFIX
+from ..records.keys import CPU_PREFIX
 from ..study.timing import SHOWN_TIMING, describe, shown_timing, timing_label, timing_signature, timing_words
 from .escaping import escape_cell, escape_label
 from .github_table import github_table
@@ -37,7 +37,7 @@ LIST_TABLE_COLUMNS = ("job_id", "gpu", "tensorrt", "shape", "variant", "group", 
 
 def machine_header(machines) -> str:
     """The header of a column of measuring machines (``machines``: each a
-    row's ``gpu``, :func:`~studygen.records.provenance.measuring_machine`, or
+    row's ``gpu``, :func:`~studygen.records.keys.measuring_machine`, or
     None): ``GPU``, or ``Machine`` where one of them is a CPU (a record
     measured without a GPU that names its CPU)."""
     return "Machine" if any(m and m.startswith(CPU_PREFIX) for m in machines) else "GPU"

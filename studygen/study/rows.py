@@ -30,7 +30,7 @@ from ..records.checkpoints import Revisions
 from ..records.keys import FIELDS, MeasurementKey, software_signature
 from ..records.kinds import KERNEL_SHARE_METRIC, PROFILED_TOTAL_GROUP, RESULT_KINDS, Kind, ResultKind, RowShape, metric_of
 from ..records.load import Record
-from ..records.provenance import measuring_machine
+from ..records.keys import measuring_machine
 
 # A reason that states a coefficient of variation itself ("CV 21.6 % over all samples", collect run's words)
 STATES_CV = re.compile(r"\b(?:CV|coefficient of variation)\s*=?\s*[0-9]+(?:\.[0-9]+)?\s*%", re.IGNORECASE)

@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from studygen.errors import ConflictError
-from studygen.records.provenance import measuring_machine, measuring_machine_block, merge_provenance
+from studygen.records.keys import measuring_machine
+from studygen.records.provenance import measuring_machine_block, merge_provenance
 from studygen.records.write import measurement_key
 
 EPYC, XEON = "AMD EPYC 7763 64-Core Processor", "Intel(R) Xeon(R) Platinum 8480+"

@@ -1,7 +1,7 @@
 """A study timed on a machine without a GPU (collect run --cpu) names the
 CPU that timed it: the Provenance table's machine, the latency tables' rows
 and the side findings' sentences, and two CPUs' figures are two rows
-(studygen.records.provenance.measuring_machine). A study whose records name
+(studygen.records.keys.measuring_machine). A study whose records name
 no machine says none: no "on not stated" (trial s21). Figures made up."""
 
 from __future__ import annotations
