@@ -64,9 +64,12 @@ def structure_findings(text: str, path: str) -> list[Finding]:
 
 
 def markdown_files(paths: Iterable[str | Path]) -> list[tuple[Path, str]]:
-    """(path, display name) for each file named and each ``*.md`` file under
-    each folder named (sorted, hidden folders skipped). Raises InputError for
-    a path that does not exist or a folder without ``*.md`` files."""
+    """(path, display name) for each file named and each ``*.md`` entry under
+    each folder named that is no folder (sorted, hidden folders skipped): a
+    link leading nowhere or a FIFO named ``*.md`` is listed too, so that
+    reading it refuses it in one line, as when it is named (a folder's lint
+    passed over them without a word). Raises InputError for a path that does
+    not exist or a folder without ``*.md`` files."""
     found: list[tuple[Path, str]] = []
     for given in paths:
         path = Path(given)
@@ -74,7 +77,7 @@ def markdown_files(paths: Iterable[str | Path]) -> list[tuple[Path, str]]:
         if path.is_dir():
             files = sorted(
                 p for p in path.rglob("*.md")
-                if p.is_file() and not any(part.startswith(".") for part in p.relative_to(path).parts[:-1])
+                if not p.is_dir() and not any(part.startswith(".") for part in p.relative_to(path).parts[:-1])
             )
             if not files:
                 raise InputError("folder holds no .md files", path=display)

@@ -85,6 +85,23 @@ def test_unreadable_inputs_exit_2(run_cli, tmp_path):
         assert result.out == ""  # nothing is reported for the readable file either
 
 
+def test_a_folder_entry_that_cannot_be_read_is_named_not_passed_over(run_cli, tmp_path):
+    # attack s21: a folder's lint skipped a link leading nowhere and a FIFO named *.md without a word (exit 0)
+    import os
+
+    shutil.copy(CLEAN, tmp_path / "clean.md")
+    (tmp_path / "gone.md").symlink_to(tmp_path / "deleted.md")
+    result = run_cli("lint", tmp_path)
+    assert (result.exit_code, result.out) == (2, "")
+    assert result.err == (f"studygen: {tmp_path / 'gone.md'}: is a symbolic link to {tmp_path / 'deleted.md'}, "
+                          "which does not exist\n")
+    (tmp_path / "gone.md").unlink()
+    os.mkfifo(tmp_path / "pipe.md")
+    result = run_cli("lint", tmp_path)
+    assert (result.exit_code, result.err) == (2, f"studygen: {tmp_path / 'pipe.md'}: is a FIFO (named pipe), not a "
+                                                 "regular file\n")
+
+
 def test_folder_without_markdown_exits_2(run_cli, tmp_path):
     (tmp_path / "a.txt").write_text("x")
     result = run_cli("lint", tmp_path)
