@@ -204,11 +204,11 @@ def decode_text(raw: bytes, display: str, where: str = "", allow_empty: bool = F
     try:
         return body.decode("utf-8")
     except UnicodeDecodeError as exc:
-        # placed as an editor shows it: line, and the byte's column in that line (1-based, in bytes)
+        # placed as an editor shows it: line, and the byte's column in that line and in the file (1-based, in bytes)
         line = body.count(b"\n", 0, exc.start) + 1
         column = exc.start - (body.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise InputError(f"not UTF-8 text: byte {column} of the line (byte {exc.start + len(raw) - len(body)} of the "
-                         f"file{where})", path=display, line=line) from None
+        raise InputError(f"not UTF-8 text: byte {column} of the line (byte {exc.start + len(raw) - len(body) + 1} of "
+                         f"the file{where})", path=display, line=line) from None
 
 
 class _JSONRefusal(ValueError):

