@@ -16,6 +16,9 @@ intervals (:mod:`studygen.lint.rounding`):
   ``(y - x) / y``;
 - an increase ("more", "higher", "larger", "increases … by", "grows by") is
   ``(x - y) / y``;
+- a change named by a noun alone after a comparison ("fp16 is 1.42x faster
+  than fp32, a 40% reduction") is of the quantity the comparative compares
+  (a reduction beside "faster": the time);
 - "faster" (and "slower") has two readings, both accepted: the time saved
   (``(y - x) / y`` of a time) and the speed gained (``y / x - 1`` of a
   time; for throughput columns the same with the figures swapped).
@@ -56,7 +59,7 @@ from .rounding import Interval, consistent, printed_interval
 from .row_axis import named_rows
 from .row_variants import RowPair, row_change
 from .text import CLAUSE_REACH, LARGEST_BOUND_RE
-from .variant_pairs import CLAUSE_END_RE, HIGHER_IS_BETTER, Pair, kinds_named, metric_kinds, tie
+from .variant_pairs import CLAUSE_END_RE, HIGHER_IS_BETTER, TIME, Pair, kinds_named, metric_kinds, tie
 
 HINT = "recompute the percentage from the table's figures for both variants in the rows it is about, or name the run it comes from"
 
@@ -90,6 +93,16 @@ _VERB_BEFORE_RE = lazy_compile(
     r"\b(reduc|decreas|cut|lower|shrink|shrank|trim|increas|rais|grow|grew|climb|rise|rose)\w*\s+((?:[`*_]*[\w.+-]+[`*_]*\s+){0,5}?)" + _BY,
     re.IGNORECASE)
 _WORD_BEFORE_RE = lazy_compile(rf"\b({_WORDS})\s+" + _BY, re.IGNORECASE)
+# a comparative anywhere in a clause ("1.42x faster than fp32"): what a change named by a noun alone is of
+_CLAUSE_COMPARATIVE_RE = lazy_compile(rf"\b({_WORDS})\s+than\b", re.IGNORECASE)
+# "a 40% reduction in power", "... of memory": the noun names its own quantity after it
+_NOUN_OBJECT_RE = lazy_compile(r"\s+(?:in|of|on)\s+[A-Za-z]", re.IGNORECASE)
+
+
+def _noun_end(change) -> int:
+    """Where ``change``'s written words (``40% reduction``) end in its clause (the clause's end if not found)."""
+    at = change.clause.find(change.written, change.figure.start - change.clause_start)
+    return at + len(change.written) if at >= 0 else len(change.clause)
 # "saves 12% of the time", "shaves 12% off", "cuts 38% from the latency": a verb of saving, the figure its object
 _SAVING_VERB_RE = lazy_compile(
     r"\b(?:sav(?:e|es|ed|ing)|shav(?:e|es|ed|ing)|cut(?:s|ting)?|trim(?:s|med|ming)?)\s+" + _HEDGE_BEFORE, re.IGNORECASE)
@@ -331,6 +344,13 @@ def _finding(document: Document, sentence: Sentence, change: Change,
              recomputed: Container[tuple[int, str, frozenset[str]]] = ()) -> tuple[int, str, str] | None:
     # "cuts H100 TTFT by 26%": a serving metric's name says the kind where no quantity word or comparative does
     kinds = kinds_named(change.clause, change.comparative) or metric_kinds(change.clause)
+    if not kinds and not change.comparative and not _NOUN_OBJECT_RE.match(change.clause, _noun_end(change)):
+        # "fp16 is 1.42x faster than fp32, a 40% reduction": a change named by a noun alone (not "a 40%
+        # reduction in power") is of the quantity the clause's comparative compares
+        other = _CLAUSE_COMPARATIVE_RE.search(change.clause)
+        kinds = kinds_named(change.clause, other.group(1)) if other else ()
+        if TIME in kinds and change.sense == _DECREASE:
+            kinds = (TIME,)  # a reduction beside "faster" is of the time: a rate it would raise
     if not kinds:
         return None
     figure = change.figure

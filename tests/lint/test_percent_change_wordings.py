@@ -86,3 +86,30 @@ def test_a_quantity_noun_picks_no_column_when_the_table_has_two_of_its_kind():
              "| eager | 8.40 | 9.90 |\n| compiled | 7.14 | 9.80 |\n\nSome words.\n\n")
     found = lint_text(table + "compiled takes 25% less time than eager.\n", "t.md")
     assert [f for f in found if f.code == "SG103"] == []
+
+
+# ---- a change named by a noun alone, after a comparison (trial s21) ---------------------------------------------
+
+VARIANTS = ("| GPU | fp32 (ms) | fp16 (ms) | fp32 (img/s) | fp16 (img/s) |\n|---|---:|---:|---:|---:|\n"
+            "| L4 | 0.0440 | 0.0310 | 2270 | 3220 |\n\n")
+
+
+def _variant_sg103(sentence: str) -> list[str]:
+    return [f.message for f in lint_text(VARIANTS + sentence + "\n", "t.md") if f.code == "SG103"]
+
+
+def test_a_reduction_set_after_a_speedup_is_of_the_time_the_speedup_compares():
+    # 0.0440 / 0.0310 = 1.42x; the time saved is (0.0440 - 0.0310) / 0.0440 = 29.5 %, the speed gained 41.9 %
+    (message,) = _variant_sg103("On the L4 fp16 is 1.42x faster than fp32, a 40% reduction.")
+    assert message.startswith("'40% reduction' does not follow from the table at line 1: ('fp32 (ms)' - 'fp16 (ms)') "
+                              "/ 'fp32 (ms)' gives L4 29.5% (1 row)")
+
+
+@pytest.mark.parametrize("sentence", [
+    "On the L4 fp16 is 1.42x faster than fp32, a 29.5% reduction.",  # the time saved, as the table gives it
+    "On the L4 fp16 is 1.42x faster than fp32, a 42% gain.",  # the speed gained
+    "On the L4 fp16 is 1.42x faster than fp32, a 40% reduction in power.",  # another quantity, in no column
+    "On the L4 fp16 is 1.42x faster than fp32. A 40% reduction.",  # no comparison in its sentence
+])
+def test_a_noun_change_that_fits_or_is_of_something_else_passes(sentence):
+    assert _variant_sg103(sentence) == []
