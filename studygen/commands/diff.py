@@ -27,7 +27,8 @@ from pathlib import Path, PurePosixPath
 import click
 
 from ..compare import Revision, compare_family, unchanged_family
-from ..compare.report import FAIL_ON, FORMATS, Report, exit_code, format_github, format_json, format_markdown, format_text
+from ..compare.report import FAIL_ON, FORMATS, Report, exit_code, format_github, format_markdown, format_text
+from ..compare.report_json import format_json
 from ..errors import StudygenError, UsageError
 from ..findings import Finding
 from ..memory import collector_paused

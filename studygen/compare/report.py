@@ -8,11 +8,7 @@
   spread (the :data:`SUMMARY_ROWS` largest changes, :func:`change_size`), the verdict
   changes and the removed figures first, then every change folded in ``<details>`` blocks (GitHub
   renders them collapsed), cut to :data:`MAX_COMMENT_CHARS`;
-- ``json``: one object (``base``, ``head``, ``summary``, ``families``); each
-  changed figure gives its ``delta`` and ``relative`` change, ``points`` (a
-  quality figure's change in AP points, else null), ``farthest`` (the
-  head job that moved most, whose move they are) and ``still_reported_by``
-  (a removed figure of one job: the head's jobs that still report it);
+- ``json``: one object (:mod:`studygen.compare.report_json`);
 - ``github``: workflow commands (``::error file=…,line=…::…``, as
   docs.github.com "Workflow commands for GitHub Actions" gives them) at the
   changed lines of the head revision: what fails the run under ``--fail-on``
@@ -41,10 +37,9 @@ re-keyed figure fails nothing (its value did not move).
 
 from __future__ import annotations
 
-import json
 import math
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from decimal import Decimal
 
 from ..findings import ERROR, SEVERITIES, Finding, one_line, workflow_command
@@ -54,7 +49,7 @@ from ..render.rows import unit_suffix
 from ..render.escaping import escape_cell
 from . import FamilyChanges, FindingChange, ProvenanceChange, Unreadable
 from .figures import BEYOND, NEW, REMOVED, UNCHANGED, VERDICT_ORDER, WITHIN, FigureChange
-from .sentences import ProseSentence, SentenceChange
+from .sentences import SentenceChange
 
 FAIL_ON = ("beyond-spread", "verdict", "never")
 RELATIVE_DECIMALS = 2  # a relative change in %, as "+3.98 %"
@@ -471,62 +466,6 @@ def _literal(text: str) -> str:
 
 def _readme_of(report: Report, family: str) -> str:
     return next(f.readme_path for f in report.families if f.family == family)
-
-
-# ---- JSON ---------------------------------------------------------------------
-
-def format_json(report: Report) -> str:
-    """One JSON object: ``base``, ``head``, ``summary`` (counts), ``families``
-    (each with its changed figures, sentences, findings, decision and notes)."""
-    families = []
-    for family in report.families:
-        families.append({
-            "family": family.family, "compared": family.compared,
-            "figures": [_figure_json(c) for c in family.figures if c.verdict != UNCHANGED],
-            "provenance": [_provenance_json(c) for c in family.provenance],
-            "unchanged_figures": len(family.figures_with(UNCHANGED)),
-            "sentences": [_sentence_json(c) for c in family.sentences],
-            "findings": [_finding_json(c) for c in family.findings],
-            "decision_shipped": {"base": family.shipped[0], "head": family.shipped[1]},
-            "notes": family.notes, "unreadable": [asdict(u) for u in family.unreadable]})
-    return json.dumps({"base": report.base, "head": report.head, "summary": report.summary(),
-                       "families": families}, indent=2)
-
-
-def _finding_json(change: FindingChange) -> dict:
-    """The finding (the head's, for one that changed), its ``change``, and ``was`` (the base's) for one that changed."""
-    data = dict(asdict(change.finding), change=change.how)
-    if change.was is not None:
-        data["was"] = asdict(change.was)
-    return data
-
-
-def _figure_json(change: FigureChange) -> dict:
-    data = {"key": change.key, "what": change.what, "unit": change.unit, "verdict": change.verdict,
-            "old": list(change.old), "new": list(change.new), "old_jobs": list(change.old_jobs),
-            "new_jobs": list(change.new_jobs), "old_value": change.old_value, "new_value": change.new_value,
-            "delta": change.delta, "relative": change.relative, "points": change.points,
-            "farthest": change.farthest, "still_reported_by": list(change.still_reported_by),
-            "spread": asdict(change.spread) if change.spread else None, "file": change.place.path,
-            "line": change.place.line, "pointer": change.place.pointer}
-    return data
-
-
-def _provenance_json(change: ProvenanceChange) -> dict:
-    return {"job": change.job, "fields": [{"name": n, "base": old, "head": new} for n, old, new in change.fields],
-            "timing": [{"flag": flag, "base": old, "head": new} for flag, old, new in change.timing],
-            "re_keyed": len(change.figures), "value_changed": change.value_changed,
-            "figures": [asdict(figure) for figure in change.figures], "file": change.place.path,
-            "line": change.place.line, "pointer": change.place.pointer}
-
-
-def _sentence_json(change: SentenceChange) -> dict:
-    def side(sentence: ProseSentence | None):
-        if sentence is None:
-            return None
-        return {"text": sentence.text, "line": sentence.line, "heading": sentence.heading,
-                "verdicts": sorted(sentence.verdicts)}
-    return {"kind": sentence_kind(change), "old": side(change.old), "new": side(change.new)}
 
 
 # ---- GitHub workflow commands -------------------------------------------------
