@@ -10,6 +10,10 @@ Pure: loaded studies, committed READMEs and check findings in, changes out
   versions, checkpoint revision) changed and moved their figures to new
   keys with the same values: one provenance change each, not removed and
   new figures;
+- :mod:`~studygen.compare.regroup`: kernel-time profiles read again from
+  the same input (same ``source_sha256`` and ``source_locator``) whose
+  groups changed with the study file's ``kernel_groups``: one regrouping
+  each, their figures left out of the comparison by key;
 - :mod:`~studygen.compare.sentences`: README sentences with a verdict or a
   range that changed, and verdicts that flipped;
 - findings (SG1xx, SG2xx) present at one revision and not the other, matched
@@ -49,7 +53,8 @@ from ..findings import Finding
 from ..place import Place
 from ..records.load import yaml_line
 from ..rules import code_of
-from .figures import BEYOND, NEW, REMOVED, UNCHANGED, WITHIN, FigureChange, figure_changes
+from .figures import BEYOND, NEW, REMOVED, UNCHANGED, WITHIN, FigureChange, figure_changes, profile_words
+from .regroup import Regrouping, find_regroupings
 from .rekey import ProvenanceChange
 from .sentences import SentenceChange, compare_sentences
 
@@ -130,7 +135,9 @@ class FamilyChanges:
     compared; ``unreadable`` the sides whose study could not be read (then
     no figure and no decision is compared); ``provenance`` the jobs whose
     figures were re-keyed by a provenance change (those figures are not in
-    ``figures``); ``decision_place`` the head study file's
+    ``figures``); ``regrouped`` the kernel-time profiles grouped otherwise
+    from the same input (their figures are not in ``figures`` either);
+    ``decision_place`` the head study file's
     ``decision.shipped`` (line 0 where the file has no such key; an empty
     place where the head has no study)."""
 
@@ -144,6 +151,7 @@ class FamilyChanges:
     notes: list[str] = field(default_factory=list)
     unreadable: list[Unreadable] = field(default_factory=list)
     provenance: list[ProvenanceChange] = field(default_factory=list)
+    regrouped: list[Regrouping] = field(default_factory=list)
     decision_place: Place = Place()
 
     def figures_with(self, verdict: str) -> list[FigureChange]:
@@ -161,7 +169,8 @@ class FamilyChanges:
     @property
     def changed(self) -> bool:
         """Whether anything is reported for the family."""
-        return bool(any(c.verdict != UNCHANGED for c in self.figures) or self.provenance or self.sentences
+        return bool(any(c.verdict != UNCHANGED for c in self.figures) or self.provenance or self.regrouped
+                    or self.sentences
                     or self.findings or self.decision_flipped or self.notes or self.unreadable)
 
 
@@ -170,7 +179,8 @@ def compare_family(family: str, readme_path: str, base: Revision, head: Revision
     changes = FamilyChanges(family, readme_path)
     changes.unreadable = [u for u in (unreadable("base", base), unreadable("head", head)) if u is not None]
     if not changes.unreadable:
-        changes.figures, changes.provenance = figure_changes(base.study, head.study)
+        changes.regrouped, regrouped_rows = find_regroupings(base.study, head.study, profile_words)
+        changes.figures, changes.provenance = figure_changes(base.study, head.study, regrouped_rows)
         changes.shipped = (_shipped(base.study), _shipped(head.study))
         changes.decision_place = _decision_place(head.study)
     changes.sentences = compare_sentences(base.readme, head.readme, readme_path)
@@ -267,4 +277,4 @@ def _paired(gone: list[Finding], appeared: list[Finding]) -> tuple[list[FindingC
 
 
 __all__ = ["BEYOND", "NEW", "REMOVED", "UNCHANGED", "WITHIN", "FamilyChanges", "FindingChange", "ProvenanceChange",
-           "Revision", "Unreadable", "compare_family", "compare_findings", "unchanged_family", "unreadable"]
+           "Regrouping", "Revision", "Unreadable", "compare_family", "compare_findings", "unchanged_family", "unreadable"]

@@ -20,6 +20,13 @@ A job whose provenance changed and re-keyed its figures, values kept
 format (Markdown: above the removed figures; JSON: ``provenance``; GitHub: a
 notice at the changed field), its figures counted as ``re-keyed``.
 
+A kernel-time profile read again from the same input and grouped by other
+rules (:class:`~studygen.compare.regroup.Regrouping`) is one line in every
+format too (old groups -> new groups, the input's sha256; Markdown: beside
+the provenance changes; JSON: ``regrouped``; GitHub: a notice at the head's
+groups), counted as ``regrouped``; it fails nothing, under any
+``--fail-on``: no figure was measured again.
+
 A finding whose words changed (same code, file and measurement key:
 :func:`studygen.compare.compare_findings`) is one ``finding changed`` line,
 old and new messages side by side (:func:`finding_change_text`; JSON:
@@ -47,7 +54,7 @@ from ..numbers import format_number
 from ..records.kinds import POINTS_PER_UNIT
 from ..render.rows import unit_suffix
 from ..render.escaping import escape_cell
-from . import FamilyChanges, FindingChange, ProvenanceChange, Unreadable
+from . import FamilyChanges, FindingChange, ProvenanceChange, Regrouping, Unreadable
 from .figures import BEYOND, NEW, REMOVED, UNCHANGED, VERDICT_ORDER, WITHIN, FigureChange
 from .sentences import SentenceChange
 
@@ -77,6 +84,10 @@ class Report:
         """``(family, change)`` of each job whose provenance change re-keyed figures."""
         return [(f.family, c) for f in self.families for c in f.provenance]
 
+    def regrouped(self) -> list[tuple[str, Regrouping]]:
+        """``(family, regrouping)`` of each kernel-time profile grouped otherwise from the same input."""
+        return [(f.family, r) for f in self.families for r in f.regrouped]
+
     def verdict_changes(self) -> list[tuple[str, SentenceChange]]:
         return [(f.family, c) for f in self.families for c in f.verdict_changes]
 
@@ -103,6 +114,7 @@ class Report:
         counts = {verdict: len(self.figures(verdict)) for verdict in VERDICT_ORDER}
         counts["re-keyed"] = sum(len(change.figures) for _, change in self.provenance())
         counts["provenance changes"] = len(self.provenance())
+        counts["regrouped"] = len(self.regrouped())
         counts["verdict changes"] = len(self.verdict_changes()) + len(self.decision_flips())
         counts["sentences changed"] = sum(len(f.sentences) for f in self.families)
         for how in ("appeared", "gone", "changed"):
@@ -139,6 +151,10 @@ def summary_line(report: Report) -> str:
             # named only when there are any: a re-keyed figure is none of the others
             *([f"{counts['re-keyed']} re-keyed ({_count(counts['provenance changes'], 'job', 'jobs')} "
                "whose provenance changed)"] if counts["provenance changes"] else []),
+            # named only when there are any: a profile grouped otherwise from its input, not compared
+            *([f"{counts['regrouped']} regrouped (kernel-time "
+               f"{'profile' if counts['regrouped'] == 1 else 'profiles'} read again from the same input)"]
+              if counts["regrouped"] else []),
             _count(counts["sentences changed"], "sentence changed", "sentences changed"),
             f"findings: {counts['findings appeared']} appeared, {counts['findings gone']} gone"
             # named only when there are any, as the re-keyed figures
@@ -287,6 +303,7 @@ def format_text(report: Report) -> str:
 def _text_family(family: FamilyChanges) -> list[str]:
     lines = [f"  unreadable: {u.words()}" for u in family.unreadable]
     lines += [f"  provenance changed: {change.words()} [{change.place}]" for change in family.provenance]
+    lines += [f"  regrouped: {change.words()} [{change.place}]" for change in family.regrouped]
     for change in family.figures:
         if change.verdict != UNCHANGED:
             lines.append(f"  {change.verdict}: {figure_line(change)} [{change.place}]")
@@ -354,6 +371,11 @@ def format_markdown(report: Report, limit: int = MAX_COMMENT_CHARS) -> str:
     if provenance:  # not folded: it says why figures of the job read as removed or new below
         lines += ["Provenance changed (figures re-keyed, values unchanged):", ""]
         lines += [f"- {escape_cell(family)}: {escape_cell(change.words('→'))}" for family, change in provenance]
+        lines.append("")
+    regrouped = report.regrouped()
+    if regrouped:  # not folded: it says why a profile's groups are neither removed nor new below
+        lines += ["Regrouped (same input, other kernel groups; not compared):", ""]
+        lines += [f"- {escape_cell(family)}: {escape_cell(change.words('→'))}" for family, change in regrouped]
         lines.append("")
     removed = report.figures(REMOVED)
     if removed:  # not folded: a job's run dropped beside others that stay reads as no change in a table
@@ -488,6 +510,9 @@ def format_github(report: Report, fail_on: str = "beyond-spread") -> str:
             lines.append(workflow_command("notice", "studygen diff: provenance changed",
                                           f"{family.family}: {change.words()}", prefix + change.place.path,
                                           change.place.line))
+        for change in family.regrouped:  # a notice: nothing was measured again
+            lines.append(workflow_command("notice", "studygen diff: regrouped", f"{family.family}: {change.words()}",
+                                          prefix + change.place.path, change.place.line))
         for change in family.figures:
             if change.verdict == UNCHANGED:
                 continue

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict
 
-from . import FindingChange, ProvenanceChange
+from . import FindingChange, ProvenanceChange, Regrouping
 from .figures import UNCHANGED, FigureChange
 from .report import Report, sentence_kind
 from .sentences import ProseSentence, SentenceChange
@@ -30,6 +30,7 @@ def format_json(report: Report) -> str:
             "family": family.family, "compared": family.compared,
             "figures": [_figure_json(c) for c in family.figures if c.verdict != UNCHANGED],
             "provenance": [_provenance_json(c) for c in family.provenance],
+            "regrouped": [_regrouping_json(c) for c in family.regrouped],
             "unchanged_figures": len(family.figures_with(UNCHANGED)),
             "sentences": [_sentence_json(c) for c in family.sentences],
             "findings": [_finding_json(c) for c in family.findings],
@@ -63,6 +64,13 @@ def _provenance_json(change: ProvenanceChange) -> dict:
             "timing": [{"flag": flag, "base": old, "head": new} for flag, old, new in change.timing],
             "re_keyed": len(change.figures), "value_changed": change.value_changed,
             "figures": [asdict(figure) for figure in change.figures], "file": change.place.path,
+            "line": change.place.line, "pointer": change.place.pointer}
+
+
+def _regrouping_json(change: Regrouping) -> dict:
+    return {"job": change.job, "what": change.what, "base_groups": list(change.old_groups),
+            "head_groups": list(change.new_groups), "source_sha256": change.sha256, "source_locator": change.locator,
+            "base_figures": change.old_figures, "head_figures": change.new_figures, "file": change.place.path,
             "line": change.place.line, "pointer": change.place.pointer}
 
 
