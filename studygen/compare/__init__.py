@@ -26,9 +26,10 @@ Pure: loaded studies, committed READMEs and check findings in, changes out
   finding that changed (its figures moved), old and new message side by side;
 - the study file's decision (``decision.shipped``) when it flips.
 
-A side whose study cannot be read (its study file does not load, or a
-record, dataset definition or folder fails to: SG202, which ``render``
-refuses) has no figures: nothing of its figures, decision or findings is compared,
+A side whose study cannot be read (its study file does not load or is
+not there while its folder is, a record, dataset definition or folder
+fails to load, or it has no record at all: SG202, which ``check`` fails)
+has no figures: nothing of its figures, decision or findings is compared,
 and the family says which side could not be read (:class:`Unreadable`).
 An unreadable head fails ``studygen diff`` under every ``--fail-on`` but
 ``never``; an unreadable base alone does not: the change repairs it, nothing
@@ -49,7 +50,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..findings import Finding
+from ..findings import ERROR, Finding
 from ..place import Place
 from ..records.load import yaml_line
 from ..rules import code_of
@@ -100,10 +101,14 @@ class Unreadable:
 
 def unreadable(side: str, revision: Revision) -> Unreadable | None:
     """How ``revision`` could not be read, None when its study loaded
-    whole (or the family does not exist there)."""
-    if not revision.exists or (revision.study is not None and not revision.study.has_unread_files):
-        return None
+    whole (or the family does not exist there). A study with no record at
+    all is unreadable too: check fails it (SG202), and no figure of it
+    bounds or is bounded by the other side's. Case (attack s21): every
+    record of a family deleted passed diff, exit 0, beside that error."""
     invalid = [finding for finding in revision.findings if finding.code == INVALID_RECORD]
+    if not revision.exists or (revision.study is not None and not revision.study.has_unread_files
+                               and not any(finding.severity == ERROR for finding in invalid)):
+        return None
     first = invalid[0].message if invalid else revision.problem
     return Unreadable(side, tuple(dict.fromkeys(f.file for f in invalid if f.file)), len(invalid), first)
 
@@ -137,7 +142,8 @@ class FamilyChanges:
     figures were re-keyed by a provenance change (those figures are not in
     ``figures``); ``regrouped`` the kernel-time profiles grouped otherwise
     from the same input (their figures are not in ``figures`` either);
-    ``decision_place`` the head study file's
+    ``removed``: the family is there at base and gone at head (no study
+    file and no folder: taken out on purpose, not broken); ``decision_place`` the head study file's
     ``decision.shipped`` (line 0 where the file has no such key; an empty
     place where the head has no study)."""
 
@@ -152,6 +158,7 @@ class FamilyChanges:
     unreadable: list[Unreadable] = field(default_factory=list)
     provenance: list[ProvenanceChange] = field(default_factory=list)
     regrouped: list[Regrouping] = field(default_factory=list)
+    removed: bool = False
     decision_place: Place = Place()
 
     def figures_with(self, verdict: str) -> list[FigureChange]:
@@ -171,12 +178,14 @@ class FamilyChanges:
         """Whether anything is reported for the family."""
         return bool(any(c.verdict != UNCHANGED for c in self.figures) or self.provenance or self.regrouped
                     or self.sentences
-                    or self.findings or self.decision_flipped or self.notes or self.unreadable)
+                    or self.findings or self.decision_flipped or self.notes or self.unreadable
+                    or self.removed)
 
 
 def compare_family(family: str, readme_path: str, base: Revision, head: Revision) -> FamilyChanges:
     """The changes of one family from ``base`` to ``head``."""
     changes = FamilyChanges(family, readme_path)
+    changes.removed = base.exists and not head.exists
     changes.unreadable = [u for u in (unreadable("base", base), unreadable("head", head)) if u is not None]
     if not changes.unreadable:
         changes.regrouped, regrouped_rows = find_regroupings(base.study, head.study, profile_words)

@@ -33,6 +33,15 @@ old and new messages side by side (:func:`finding_change_text`; JSON:
 ``was``; GitHub: a notice, a warning where its severity rose), counted as
 ``changed``, apart from those that appeared or went.
 
+A family there at base and gone at head, folder and study file
+(:attr:`~studygen.compare.FamilyChanges.removed`), is said to be removed
+(text, Markdown, JSON ``removed``, a GitHub warning) and counted, its
+figures listed as removed; it fails nothing: a study taken out on purpose
+leaves nothing for ``check`` to fail, and failing it would make the only
+way through the gate ``--fail-on never``, which passes every other change
+of the pull request too. A family whose folder stays without its study
+file, or whose records are all gone, is unreadable instead (see below).
+
 ``--fail-on`` (:data:`FAIL_ON`): ``beyond-spread`` fails (exit 1) on any
 figure beyond its spread and any verdict change (a sentence's verdicts, or
 the study file's ``decision.shipped``); ``verdict`` on verdict changes only;
@@ -62,6 +71,7 @@ FAIL_ON = ("beyond-spread", "verdict", "never")
 RELATIVE_DECIMALS = 2  # a relative change in %, as "+3.98 %"
 MAX_COMMENT_CHARS = 65536  # the longest comment body GitHub accepts
 SUMMARY_ROWS = 10  # figures beyond their spread listed above the folded table, largest relative change first
+REMOVED_WORDS = "its folder and study file are gone at head; its figures are listed as removed (fails nothing)"
 _LEFT_OUT = ("*{count} more lines left out: a comment holds at most 65,536 characters. "
              "`studygen diff --format text` lists every change.*")
 
@@ -120,6 +130,7 @@ class Report:
         for how in ("appeared", "gone", "changed"):
             counts[f"findings {how}"] = sum(1 for f in self.families for c in f.findings if c.how == how)
         counts["new error findings"] = len(self.new_errors())
+        counts["families removed"] = sum(1 for f in self.families if f.removed)
         counts["unreadable at base"] = len(self.unreadable("base"))
         counts["unreadable at head"] = len(self.unreadable("head"))
         return counts
@@ -141,6 +152,8 @@ def summary_line(report: Report) -> str:
     counts = report.summary()
     unread = [f"{_count(counts[f'unreadable at {side}'], 'family', 'families')} unreadable at {side}"
               for side in ("base", "head") if counts[f"unreadable at {side}"]]  # named only when there are any
+    if counts["families removed"]:
+        unread.append(f"{_count(counts['families removed'], 'family', 'families')} removed")
     errors = counts["new error findings"]
     first = [*unread, _count(counts[BEYOND], "figure beyond its spread", "figures beyond their spread"),
              _count(counts["verdict changes"], "verdict change", "verdict changes"),
@@ -302,6 +315,7 @@ def format_text(report: Report) -> str:
 
 def _text_family(family: FamilyChanges) -> list[str]:
     lines = [f"  unreadable: {u.words()}" for u in family.unreadable]
+    lines += [f"  family removed: {REMOVED_WORDS}"] if family.removed else []
     lines += [f"  provenance changed: {change.words()} [{change.place}]" for change in family.provenance]
     lines += [f"  regrouped: {change.words()} [{change.place}]" for change in family.regrouped]
     for change in family.figures:
@@ -343,6 +357,9 @@ def format_markdown(report: Report, limit: int = MAX_COMMENT_CHARS) -> str:
               for family, u in report.unreadable(side)]
     if unread:
         lines += ["Could not be read (nothing of these studies was compared):", "", *unread, ""]
+    removed_families = [f"- {escape_cell(f.family)}: {REMOVED_WORDS}" for f in report.families if f.removed]
+    if removed_families:
+        lines += ["Families removed:", "", *removed_families, ""]
     errors = report.new_errors()
     if errors:  # not folded: check fails on each
         lines += ["New error findings (check fails on these):", ""]
@@ -510,6 +527,9 @@ def format_github(report: Report, fail_on: str = "beyond-spread") -> str:
             lines.append(workflow_command("notice", "studygen diff: provenance changed",
                                           f"{family.family}: {change.words()}", prefix + change.place.path,
                                           change.place.line))
+        if family.removed:  # fails nothing, but a whole study gone must not pass as a notice
+            lines.append(workflow_command("warning", "studygen diff: family removed",
+                                          f"{family.family}: {REMOVED_WORDS}", None))
         for change in family.regrouped:  # a notice: nothing was measured again
             lines.append(workflow_command("notice", "studygen diff: regrouped", f"{family.family}: {change.words()}",
                                           prefix + change.place.path, change.place.line))

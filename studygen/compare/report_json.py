@@ -27,7 +27,7 @@ def format_json(report: Report) -> str:
     families = []
     for family in report.families:
         families.append({
-            "family": family.family, "compared": family.compared,
+            "family": family.family, "compared": family.compared, "removed": family.removed,
             "figures": [_figure_json(c) for c in family.figures if c.verdict != UNCHANGED],
             "provenance": [_provenance_json(c) for c in family.provenance],
             "regrouped": [_regrouping_json(c) for c in family.regrouped],

@@ -201,10 +201,10 @@ def test_json(report):
     assert (data["base"], data["head"]) == ("main (0123456789ab)", "the working tree")
     assert data["summary"] == {"beyond spread": 1, "within spread": 0, "new": 1, "removed": 0, "unchanged": 1,
                                "re-keyed": 0, "provenance changes": 0, "regrouped": 0, "verdict changes": 2, "sentences changed": 1, "findings appeared": 1, "findings gone": 0,
-                               "findings changed": 0, "new error findings": 1, "unreadable at base": 0,
+                               "findings changed": 0, "new error findings": 1, "families removed": 0, "unreadable at base": 0,
                                "unreadable at head": 0}
     toy, other = data["families"]
-    assert other == {"family": "other", "compared": False, "figures": [], "provenance": [], "regrouped": [],
+    assert other == {"family": "other", "compared": False, "removed": False, "figures": [], "provenance": [], "regrouped": [],
                      "unchanged_figures": 0, "sentences": [],
                      "findings": [], "decision_shipped": {"base": None, "head": None}, "notes": [],
                      "unreadable": []}
