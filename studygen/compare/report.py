@@ -62,7 +62,7 @@ from ..findings import ERROR, SEVERITIES, Finding, one_line, workflow_command
 from ..numbers import format_number
 from ..records.kinds import POINTS_PER_UNIT
 from ..render.rows import unit_suffix
-from ..render.escaping import escape_cell
+from ..render.escaping import escape_name
 from . import FamilyChanges, FindingChange, ProvenanceChange, Regrouping, Unreadable
 from .figures import BEYOND, NEW, REMOVED, UNCHANGED, VERDICT_ORDER, WITHIN, FigureChange
 from .sentences import SentenceChange
@@ -353,17 +353,17 @@ def format_markdown(report: Report, limit: int = MAX_COMMENT_CHARS) -> str:
         lines.append(f"Nothing changed between {_code(report.base)} and {_code(report.head)}.")
         return "\n".join(lines) + "\n"
     lines += [f"**{summary_line(report)}**", ""]
-    unread = [f"- {escape_cell(family)}: {escape_cell(u.words())}" for side in ("base", "head")
+    unread = [f"- {escape_name(family)}: {escape_name(u.words())}" for side in ("base", "head")
               for family, u in report.unreadable(side)]
     if unread:
         lines += ["Could not be read (nothing of these studies was compared):", "", *unread, ""]
-    removed_families = [f"- {escape_cell(f.family)}: {REMOVED_WORDS}" for f in report.families if f.removed]
+    removed_families = [f"- {escape_name(f.family)}: {REMOVED_WORDS}" for f in report.families if f.removed]
     if removed_families:
         lines += ["Families removed:", "", *removed_families, ""]
     errors = report.new_errors()
     if errors:  # not folded: check fails on each
         lines += ["New error findings (check fails on these):", ""]
-        lines += [f"- {escape_cell(family)}: {_code(str(c.finding.place))} {_finding_md(c)}" for family, c in errors]
+        lines += [f"- {escape_name(family)}: {_code(str(c.finding.place))} {_finding_md(c)}" for family, c in errors]
         lines.append("")
     beyond = sorted(report.figures(BEYOND), key=lambda item: -change_size(item[1]))
     if beyond:
@@ -378,26 +378,26 @@ def format_markdown(report: Report, limit: int = MAX_COMMENT_CHARS) -> str:
         lines += ["Verdict changes:", ""]
         for family in report.decision_flips():
             old, new = family.shipped
-            lines.append(f"- {escape_cell(family.family)}: decision in the study file, {_shipped(old)} → {_shipped(new)}")
+            lines.append(f"- {escape_name(family.family)}: decision in the study file, {_shipped(old)} → {_shipped(new)}")
         for family, change in flips:
-            lines.append(f"- {escape_cell(family)}, {_code(_readme_of(report, family))} line {change.new.line}: "
-                         f"{escape_cell(verdicts_text(change, '→'))}")
+            lines.append(f"- {escape_name(family)}, {_code(_readme_of(report, family))} line {change.new.line}: "
+                         f"{escape_name(verdicts_text(change, '→'))}")
             lines += [f"  - before: {_literal(change.old.text)}", f"  - after: {_literal(change.new.text)}"]
         lines.append("")
     provenance = report.provenance()
     if provenance:  # not folded: it says why figures of the job read as removed or new below
         lines += ["Provenance changed (figures re-keyed, values unchanged):", ""]
-        lines += [f"- {escape_cell(family)}: {escape_cell(change.words('→'))}" for family, change in provenance]
+        lines += [f"- {escape_name(family)}: {escape_name(change.words('→'))}" for family, change in provenance]
         lines.append("")
     regrouped = report.regrouped()
     if regrouped:  # not folded: it says why a profile's groups are neither removed nor new below
         lines += ["Regrouped (same input, other kernel groups; not compared):", ""]
-        lines += [f"- {escape_cell(family)}: {escape_cell(change.words('→'))}" for family, change in regrouped]
+        lines += [f"- {escape_name(family)}: {escape_name(change.words('→'))}" for family, change in regrouped]
         lines.append("")
     removed = report.figures(REMOVED)
     if removed:  # not folded: a job's run dropped beside others that stay reads as no change in a table
         lines += [f"Removed figures ({len(removed)}):", ""]
-        lines += [f"- {escape_cell(family)}: {escape_cell(figure_line(change))}" for family, change in removed]
+        lines += [f"- {escape_name(family)}: {escape_name(figure_line(change))}" for family, change in removed]
         lines.append("")
     lines += _details(report)
     return _fit(lines, limit)
@@ -433,16 +433,16 @@ def _details(report: Report) -> list[str]:
         lines += _folded(f"All figure changes ({len(changed)})", _figure_table(changed, with_verdict=True))
     rekeyed = [(family, change.job, figure) for family, change in report.provenance() for figure in change.figures]
     if rekeyed:
-        body = [f"- {escape_cell(family)}, job {escape_cell(job)}: {escape_cell(figure.what)}: "
-                f"{escape_cell(', '.join(figure.values) + unit_suffix(figure.unit))}" for family, job, figure in rekeyed]
+        body = [f"- {escape_name(family)}, job {escape_name(job)}: {escape_name(figure.what)}: "
+                f"{escape_name(', '.join(figure.values) + unit_suffix(figure.unit))}" for family, job, figure in rekeyed]
         lines += _folded(f"Re-keyed figures ({len(rekeyed)})", body)
     sentences = [(f, c) for f in report.families for c in f.sentences]
     if sentences:
         body = []
         for family, change in sentences:
             where = change.new or change.old
-            body.append(f"- {escape_cell(family.family)}, line {where.line}, {sentence_kind(change)}"
-                        + (f" ({escape_cell(verdicts_text(change, '→'))})" if change.verdict_changed else ""))
+            body.append(f"- {escape_name(family.family)}, line {where.line}, {sentence_kind(change)}"
+                        + (f" ({escape_name(verdicts_text(change, '→'))})" if change.verdict_changed else ""))
             if change.old is not None:
                 body.append(f"  - before: {_literal(change.old.text)}")
             if change.new is not None:
@@ -454,9 +454,9 @@ def _details(report: Report) -> list[str]:
         title = "appeared, went or changed" if any(c.was for _, c in findings) else "appeared or went"
         lines += _folded(f"Findings that {title} ({len(findings)})", body)
     unchanged = [f.family for f in report.families if not f.compared]
-    notes = [f"- {escape_cell(f.family)}: {escape_cell(note)}" for f in report.families for note in f.notes]
+    notes = [f"- {escape_name(f.family)}: {escape_name(note)}" for f in report.families for note in f.notes]
     if unchanged:
-        notes.append(f"- inputs unchanged, not compared: {', '.join(escape_cell(name) for name in unchanged)}")
+        notes.append(f"- inputs unchanged, not compared: {', '.join(escape_name(name) for name in unchanged)}")
     if notes:
         lines += ["Notes:", "", *notes, ""]
     return lines
@@ -478,12 +478,12 @@ def _figure_table(rows: list[tuple[str, FigureChange]], with_verdict: bool) -> l
         cells = [family, change.what, values_text(change.old, change.old_jobs, change.unit),
                  values_text(change.new, change.new_jobs, change.unit), change_text(change),
                  *([change.verdict] if with_verdict else []), spread_text(change)]
-        lines.append("| " + " | ".join(escape_cell(c) for c in cells) + " |")
+        lines.append("| " + " | ".join(escape_name(c) for c in cells) + " |")
     return lines
 
 
 def _folded(summary: str, body: list[str]) -> list[str]:
-    return ["<details>", f"<summary>{escape_cell(summary)}</summary>", "", *body, "", "</details>", ""]
+    return ["<details>", f"<summary>{escape_name(summary)}</summary>", "", *body, "", "</details>", ""]
 
 
 def _code(text: str) -> str:

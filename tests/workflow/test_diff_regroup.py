@@ -91,3 +91,20 @@ def test_a_profile_read_from_another_input_or_giving_another_total_is_compared_f
     assert "  beyond spread: fp16 kernel time other, 800 x 1067, engine, H200: 1.5 ms -> 0.6 ms (-0.9 ms, -60.00 %)" \
         in result.out
     assert "  removed: fp16 kernel time Conv, 800 x 1067, engine, H200: was 2.0 ms (job prof-a)" in result.out
+
+
+def test_kernel_group_names_print_literally_in_the_pull_request_comment(tmp_path, run_cli):
+    # before: "| toy | fp16 kernel time *bold*, ..." rendered as emphasis, and the link as a live link
+    repo = tmp_path / "repo"
+    names = {"*bold*": 1.0, "[text](https://example.com)": 2.0, "snake_case_name": 0.5}
+    write_project(repo, records=[record("prof-a", [kernel_time("fp16", names, total=3.5)])])
+    git(repo, "init", "-q", "-b", "main")
+    commit(repo, "a profile")
+    write_project(repo, records=[record("prof-a", [kernel_time("fp16", {name: 2 * ms for name, ms in names.items()},
+                                                               total=7.0)])])
+    commit(repo, "twice as slow")
+    markdown = run_cli("diff", "HEAD~1", "HEAD", "--root", repo, "--format", "md").out
+    assert "| toy | fp16 kernel time \\*bold\\*, 800 x 1067, engine, H200 | 1.0 ms | 2.0 ms |" in markdown
+    assert "| toy | fp16 kernel time \\[text\\](https://example.com), 800 x 1067, engine, H200 |" in markdown
+    assert "| toy | fp16 kernel time snake_case_name, 800 x 1067, engine, H200 |" in markdown
+    assert "*bold*" not in markdown.replace("\\*bold\\*", "") and "[text]" not in markdown
