@@ -31,7 +31,8 @@ from ..compare.report import FAIL_ON, FORMATS, Report, exit_code, format_github,
 from ..compare.report_json import format_json
 from ..checks.sg202_records import folder_without_study_file, unloadable_study
 from ..errors import InputError, StudygenError, UsageError
-from ..findings import Finding
+from ..compare import INVALID_RECORD
+from ..findings import Finding, error_finding
 from ..memory import collector_paused
 from ..records.load import load_yaml
 from ..study import STUDY_FILE, folders_without_study_file
@@ -215,7 +216,8 @@ class _Side:
         self._write(paths)
         with collector_paused():
             study, findings = loaded_and_checked(self.folder / "families" / family, self.folder)
-        findings = tuple(_relative(finding, self.folder) for finding in findings)
+        # the links first: the first finding is the one an unreadable head is told by
+        findings = self._links_not_written(paths) + tuple(_relative(finding, self.folder) for finding in findings)
         readme_path = self.folder / "families" / family / "README.md"
         readme = None
         if readme_path.is_file():
@@ -226,6 +228,23 @@ class _Side:
         problem = findings[0].message if study is None and findings else ""
         return Revision(study, findings, readme, problem)
 
+
+    def _links_not_written(self, paths: list[str]) -> tuple[Finding, ...]:
+        """An SG202 finding for each record or dataset definition (``.json``) of ``paths`` that is a
+        symbolic link to no file of the revision (:func:`revisions.link_target`: outside the project, say),
+        which :func:`revisions.materialize` does not write: check refuses one that leads outside the
+        project (:func:`studygen.study.outside_project`), where diff read the study without it."""
+        if self.in_place:
+            return ()
+        links = [path for path in paths if path.endswith(".json") and self.tree.files[path].kind == "link"]
+        if not links:
+            return ()
+        folders = {str(parent) for path in self.tree.files for parent in PurePosixPath(path).parents} - {"."}
+        return tuple(error_finding(INVALID_RECORD, InputError(
+            f"a file that leads outside the project's files at {self.tree.label}, to "
+            f"{self.tree.link_texts.get(path, '?')}: not read (a commit holds the symbolic link, not what it "
+            "leads to)", path=path), hint="put the file itself in the project in the link's place")
+            for path in links if revisions.link_target(self.tree, path, folders) is None)
 
     def _without_study_file(self, family: str) -> Revision:
         """A family with no study file here: none (a family removed, or not yet added), or a folder that

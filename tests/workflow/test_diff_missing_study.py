@@ -95,3 +95,24 @@ def test_a_family_removed_whole_is_said_to_be_removed_and_fails_nothing(repo, ru
     markdown = run_cli("diff", "HEAD~1", "HEAD", "--root", repo, "--format", "md").out.splitlines()
     at = markdown.index("Families removed:")
     assert markdown[at + 2].startswith("- toy: its folder and study file are gone at head")
+
+
+def test_a_record_linked_outside_the_project_is_refused_by_check_and_by_diff(repo, tmp_path, run_cli):
+    # before: check and render read the record through the link; diff left it out at the revision and gave
+    # its figure as removed, exit 0
+    outside = tmp_path / "elsewhere" / "a.json"
+    outside.parent.mkdir()
+    (repo / "measurements" / "toy" / "a.json").rename(outside)
+    (repo / "measurements" / "toy" / "a.json").symlink_to(outside)
+    commit(repo, "the record kept elsewhere")
+    checked = run_cli("check", "--root", repo)
+    assert checked.exit_code == 1
+    assert (f"measurements/toy/a.json: SG202 a file that leads outside the project, to {outside.resolve()}: not read "
+            "(a commit holds the symbolic link, not what it leads to)") in checked.out
+    for head in (["HEAD"], []):  # a revision, and the working tree
+        result = run_cli("diff", "HEAD~1", *head, "--root", repo)
+        unreadable = result.out.splitlines()[2]
+        assert unreadable.startswith("  unreadable: the head could not be read: "), result.out
+        assert "measurements/toy/a.json" in unreadable and "(first: a file that leads outside the project" in unreadable
+        assert result.exit_code == 1
+        assert "  removed: " not in result.out
