@@ -27,12 +27,15 @@ from pathlib import Path, PurePosixPath
 import click
 
 from ..compare import Revision, compare_family, unchanged_family
-from ..compare.report import FAIL_ON, FORMATS, Report, exit_code, format_github, format_json, format_markdown, format_text
-from ..errors import StudygenError, UsageError
-from ..findings import Finding
+from ..compare.report import FAIL_ON, FORMATS, Report, exit_code, format_github, format_markdown, format_text
+from ..compare.report_json import format_json
+from ..checks.sg202_records import folder_without_study_file, unloadable_study
+from ..errors import InputError, StudygenError, UsageError
+from ..compare import INVALID_RECORD
+from ..findings import Finding, error_finding
 from ..memory import collector_paused
 from ..records.load import load_yaml
-from ..study import STUDY_FILE
+from ..study import STUDY_FILE, folders_without_study_file
 from ..textio import read_text
 from . import command, revisions
 from .check import loaded_and_checked
@@ -93,7 +96,8 @@ def _revision_tree(repo: Repository, commit: str, label: str, scratch: Path) -> 
     """The study files of ``commit``: the study folders, then the record
     folders its study files name outside them (read from a copy of the study
     files in ``scratch``)."""
-    tree = Tree(label, commit, revisions.list_revision(repo, commit, STUDY_FOLDERS))
+    tree = Tree(label, commit, {})
+    tree.files.update(revisions.list_revision(repo, commit, STUDY_FOLDERS, tree.gitlinks))
     study_files = [path for path in tree.files if _is_study_file(path)]
     if not study_files:
         return tree
@@ -156,7 +160,24 @@ class _Side:
         self._written: set[str] = set()
 
     def families(self) -> set[str]:
-        return {PurePosixPath(path).parts[1] for path in self.tree.files if _is_study_file(path)}
+        """Families with a study file, and folders ``families/<f>/`` without one (check's SG202)."""
+        return {PurePosixPath(path).parts[1] for path in self.tree.files if _is_study_file(path)} \
+            | set(self._folders_without_study_file())
+
+    def _folders_without_study_file(self) -> dict[str, tuple]:
+        """Family name -> ``(path, blob id)`` of each file of a folder ``families/<f>/`` that holds no
+        study file (a study file committed as a submodule is none), as check finds them: a folder of the
+        working tree, empty or not; at a revision, one that holds a file or a submodule."""
+        folders: dict[str, list] = {}
+        for path in [*self.tree.files, *self.tree.gitlinks]:
+            parts = PurePosixPath(path).parts
+            if len(parts) > 2 and parts[0] == "families" and not parts[1].startswith("."):
+                entry = self.tree.files.get(path)
+                folders.setdefault(parts[1], []).append((path, entry.oid if entry else "submodule"))
+        if self.in_place:
+            folders.update({folder.name: folders.get(folder.name, []) for folder in folders_without_study_file(self.folder)})
+        return {name: tuple(sorted(files)) for name, files in folders.items()
+                if f"families/{name}/{STUDY_FILE}" not in self.tree.files}
 
     def _spec_of(self, family: str) -> dict:
         """The family's study file (one the tree holds), read once."""
@@ -174,7 +195,10 @@ class _Side:
         return sorted({path for folder in folders for path in self.tree.under(folder)})
 
     def inputs(self, family: str) -> tuple:
-        """``(path, blob id)`` of every input file: equal at two revisions, nothing of the family differs."""
+        """``(path, blob id)`` of every input file: equal at two revisions, nothing of the family differs
+        (a folder without a study file: its files)."""
+        if f"families/{family}/{STUDY_FILE}" not in self.tree.files:
+            return self._folders_without_study_file().get(family, ())
         return tuple((path, self.tree.files[path].oid) for path in self.input_paths(family))
 
     def _write(self, paths: list[str]) -> None:
@@ -188,11 +212,12 @@ class _Side:
         """The family at this revision, loaded and checked."""
         paths = self.input_paths(family)
         if not paths:
-            return Revision(None, exists=False)
+            return self._without_study_file(family)
         self._write(paths)
         with collector_paused():
             study, findings = loaded_and_checked(self.folder / "families" / family, self.folder)
-        findings = tuple(_relative(finding, self.folder) for finding in findings)
+        # the links first: the first finding is the one an unreadable head is told by
+        findings = self._links_not_written(paths) + tuple(_relative(finding, self.folder) for finding in findings)
         readme_path = self.folder / "families" / family / "README.md"
         readme = None
         if readme_path.is_file():
@@ -202,6 +227,40 @@ class _Side:
                 readme = None  # check reports an unreadable README (SG104)
         problem = findings[0].message if study is None and findings else ""
         return Revision(study, findings, readme, problem)
+
+
+    def _links_not_written(self, paths: list[str]) -> tuple[Finding, ...]:
+        """An SG202 finding for each record or dataset definition (``.json``) of ``paths`` that is a
+        symbolic link to no file of the revision (:func:`revisions.link_target`: outside the project, say),
+        which :func:`revisions.materialize` does not write: check refuses one that leads outside the
+        project (:func:`studygen.study.outside_project`), where diff read the study without it."""
+        if self.in_place:
+            return ()
+        links = [path for path in paths if path.endswith(".json") and self.tree.files[path].kind == "link"]
+        if not links:
+            return ()
+        folders = {str(parent) for path in self.tree.files for parent in PurePosixPath(path).parents} - {"."}
+        return tuple(error_finding(INVALID_RECORD, InputError(
+            f"a file that leads outside the project's files at {self.tree.label}, to "
+            f"{self.tree.link_texts.get(path, '?')}: not read (a commit holds the symbolic link, not what it "
+            "leads to)", path=path), hint="put the file itself in the project in the link's place")
+            for path in links if revisions.link_target(self.tree, path, folders) is None)
+
+    def _without_study_file(self, family: str) -> Revision:
+        """A family with no study file here: none (a family removed, or not yet added), or a folder that
+        check refuses (SG202), which cannot be read: a study file deleted or committed as a submodule
+        (a checkout holds an empty folder there) while the folder stays. Case (attack s21): either
+        passed diff as 98 removed figures, exit 0, where check failed."""
+        if family not in self._folders_without_study_file():
+            return Revision(None, exists=False)
+        study_file = f"families/{family}/{STUDY_FILE}"
+        if study_file in self.tree.gitlinks:
+            finding = unloadable_study(InputError(f"committed as a submodule (a git link), not a file: nothing of "
+                                                  f"family '{family}' is checked or rendered", path=study_file),
+                                       study_file)[0]
+        else:
+            finding = folder_without_study_file(f"families/{family}")
+        return Revision(None, (finding,), problem=finding.message)
 
 
 def _relative(finding: Finding, folder: Path) -> Finding:

@@ -64,6 +64,7 @@ DEFAULT_BRANCHES = ("refs/heads/main", "refs/heads/master", "refs/remotes/origin
 GIT_TIMEOUT_S = 300
 CHUNK_BYTES = 1 << 20  # a blob is copied to disk this many bytes at a time
 _MODES = {"100644": "file", "100755": "file", "120000": "link"}  # ls-tree modes written out; others (submodules) are not
+_GITLINK = "160000"  # a submodule's mode
 # The most one revision's files take in diff's temporary folder: 16 READMEs or figures at their limit, or 64 records at
 # theirs. check keeps every record of a study in memory, several times its bytes on disk, so a project past this is
 # past what check and diff can load.
@@ -134,6 +135,8 @@ class Tree:
     budget: WriteBudget = field(default_factory=WriteBudget, compare=False, repr=False)  # of :func:`materialize`
     # path of a link -> the path its blob holds, read by :func:`materialize` from the revision's objects
     link_texts: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+    # paths committed as submodules (gitlinks): no file of the tree, but a checkout holds a folder there
+    gitlinks: set[str] = field(default_factory=set, compare=False, repr=False)
 
     def under(self, folder: str) -> dict[str, Entry]:
         """The files under ``folder`` (a path relative to the project root)."""
@@ -239,10 +242,11 @@ def _safe_relative(path: str) -> bool:
     return bool(parts) and not path.startswith("/") and all(part not in ("", ".", "..") for part in parts)
 
 
-def list_revision(repo: Repository, commit: str, folders) -> dict[str, Entry]:
+def list_revision(repo: Repository, commit: str, folders, gitlinks: set[str] | None = None) -> dict[str, Entry]:
     """The files under ``folders`` (relative to the project root) at
     ``commit``: path relative to the project root → :class:`Entry`. Folders
-    absent at that commit give nothing; submodules and unsafe paths are left out."""
+    absent at that commit give nothing; submodules and unsafe paths are left
+    out (a submodule's path is added to ``gitlinks`` where one is given)."""
     folders = [f.strip("/") for f in folders if _safe_relative(f.strip("/"))]
     if not folders:
         return {}
@@ -256,6 +260,8 @@ def list_revision(repo: Repository, commit: str, folders) -> dict[str, Entry]:
         mode, _, oid = meta.decode("ascii").split(" ")
         path = name.decode("utf-8", "surrogateescape")
         if mode not in _MODES or not path.startswith(repo.prefix):
+            if mode == _GITLINK and gitlinks is not None and _safe_relative(path[len(repo.prefix):]):
+                gitlinks.add(path[len(repo.prefix):])
             continue
         relative = path[len(repo.prefix):]
         if _safe_relative(relative):
@@ -290,7 +296,10 @@ def list_working_tree(repo: Repository, root: Path, folders) -> dict[str, Entry]
                     content = read_bytes(full)
                 except InputError:
                     continue
-                files[full.relative_to(root).as_posix()] = Entry(blob_id(content, repo.object_format))
+                oid = blob_id(content, repo.object_format)
+                if full.is_symlink() and not Path(os.path.realpath(full)).is_relative_to(os.path.realpath(root)):
+                    oid = f"outside:{oid}"  # not the committed file's input: check refuses it (studygen.study)
+                files[full.relative_to(root).as_posix()] = Entry(oid)
     return files
 
 

@@ -10,6 +10,10 @@ Pure: loaded studies, committed READMEs and check findings in, changes out
   versions, checkpoint revision) changed and moved their figures to new
   keys with the same values: one provenance change each, not removed and
   new figures;
+- :mod:`~studygen.compare.regroup`: kernel-time profiles read again from
+  the same input (same ``source_sha256`` and ``source_locator``) whose
+  groups changed with the study file's ``kernel_groups``: one regrouping
+  each, their figures left out of the comparison by key;
 - :mod:`~studygen.compare.sentences`: README sentences with a verdict or a
   range that changed, and verdicts that flipped;
 - findings (SG1xx, SG2xx) present at one revision and not the other, matched
@@ -22,9 +26,10 @@ Pure: loaded studies, committed READMEs and check findings in, changes out
   finding that changed (its figures moved), old and new message side by side;
 - the study file's decision (``decision.shipped``) when it flips.
 
-A side whose study cannot be read (its study file does not load, or a
-record, dataset definition or folder fails to: SG202, which ``render``
-refuses) has no figures: nothing of its figures, decision or findings is compared,
+A side whose study cannot be read (its study file does not load or is
+not there while its folder is, a record, dataset definition or folder
+fails to load, or it has no record at all: SG202, which ``check`` fails)
+has no figures: nothing of its figures, decision or findings is compared,
 and the family says which side could not be read (:class:`Unreadable`).
 An unreadable head fails ``studygen diff`` under every ``--fail-on`` but
 ``never``; an unreadable base alone does not: the change repairs it, nothing
@@ -45,11 +50,12 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..findings import Finding
+from ..findings import ERROR, Finding
 from ..place import Place
 from ..records.load import yaml_line
 from ..rules import code_of
-from .figures import BEYOND, NEW, REMOVED, UNCHANGED, WITHIN, FigureChange, figure_changes
+from .figures import BEYOND, NEW, REMOVED, UNCHANGED, WITHIN, FigureChange, figure_changes, profile_words
+from .regroup import Regrouping, find_regroupings
 from .rekey import ProvenanceChange
 from .sentences import SentenceChange, compare_sentences
 
@@ -95,10 +101,14 @@ class Unreadable:
 
 def unreadable(side: str, revision: Revision) -> Unreadable | None:
     """How ``revision`` could not be read, None when its study loaded
-    whole (or the family does not exist there)."""
-    if not revision.exists or (revision.study is not None and not revision.study.has_unread_files):
-        return None
+    whole (or the family does not exist there). A study with no record at
+    all is unreadable too: check fails it (SG202), and no figure of it
+    bounds or is bounded by the other side's. Case (attack s21): every
+    record of a family deleted passed diff, exit 0, beside that error."""
     invalid = [finding for finding in revision.findings if finding.code == INVALID_RECORD]
+    if not revision.exists or (revision.study is not None and not revision.study.has_unread_files
+                               and not any(finding.severity == ERROR for finding in invalid)):
+        return None
     first = invalid[0].message if invalid else revision.problem
     return Unreadable(side, tuple(dict.fromkeys(f.file for f in invalid if f.file)), len(invalid), first)
 
@@ -130,7 +140,10 @@ class FamilyChanges:
     compared; ``unreadable`` the sides whose study could not be read (then
     no figure and no decision is compared); ``provenance`` the jobs whose
     figures were re-keyed by a provenance change (those figures are not in
-    ``figures``); ``decision_place`` the head study file's
+    ``figures``); ``regrouped`` the kernel-time profiles grouped otherwise
+    from the same input (their figures are not in ``figures`` either);
+    ``removed``: the family is there at base and gone at head (no study
+    file and no folder: taken out on purpose, not broken); ``decision_place`` the head study file's
     ``decision.shipped`` (line 0 where the file has no such key; an empty
     place where the head has no study)."""
 
@@ -144,6 +157,8 @@ class FamilyChanges:
     notes: list[str] = field(default_factory=list)
     unreadable: list[Unreadable] = field(default_factory=list)
     provenance: list[ProvenanceChange] = field(default_factory=list)
+    regrouped: list[Regrouping] = field(default_factory=list)
+    removed: bool = False
     decision_place: Place = Place()
 
     def figures_with(self, verdict: str) -> list[FigureChange]:
@@ -161,16 +176,20 @@ class FamilyChanges:
     @property
     def changed(self) -> bool:
         """Whether anything is reported for the family."""
-        return bool(any(c.verdict != UNCHANGED for c in self.figures) or self.provenance or self.sentences
-                    or self.findings or self.decision_flipped or self.notes or self.unreadable)
+        return bool(any(c.verdict != UNCHANGED for c in self.figures) or self.provenance or self.regrouped
+                    or self.sentences
+                    or self.findings or self.decision_flipped or self.notes or self.unreadable
+                    or self.removed)
 
 
 def compare_family(family: str, readme_path: str, base: Revision, head: Revision) -> FamilyChanges:
     """The changes of one family from ``base`` to ``head``."""
     changes = FamilyChanges(family, readme_path)
+    changes.removed = base.exists and not head.exists
     changes.unreadable = [u for u in (unreadable("base", base), unreadable("head", head)) if u is not None]
     if not changes.unreadable:
-        changes.figures, changes.provenance = figure_changes(base.study, head.study)
+        changes.regrouped, regrouped_rows = find_regroupings(base.study, head.study, profile_words)
+        changes.figures, changes.provenance = figure_changes(base.study, head.study, regrouped_rows)
         changes.shipped = (_shipped(base.study), _shipped(head.study))
         changes.decision_place = _decision_place(head.study)
     changes.sentences = compare_sentences(base.readme, head.readme, readme_path)
@@ -267,4 +286,4 @@ def _paired(gone: list[Finding], appeared: list[Finding]) -> tuple[list[FindingC
 
 
 __all__ = ["BEYOND", "NEW", "REMOVED", "UNCHANGED", "WITHIN", "FamilyChanges", "FindingChange", "ProvenanceChange",
-           "Revision", "Unreadable", "compare_family", "compare_findings", "unchanged_family", "unreadable"]
+           "Regrouping", "Revision", "Unreadable", "compare_family", "compare_findings", "unchanged_family", "unreadable"]

@@ -226,7 +226,8 @@ class JobMove:
     distance: float
 
 
-def figure_changes(base, head) -> tuple[list[FigureChange], list[ProvenanceChange]]:
+def figure_changes(base, head, leave_out: frozenset[int] = frozenset()) -> tuple[list[FigureChange],
+                                                                                 list[ProvenanceChange]]:
     """Every measurement key of either study compared (see the module
     docstring), unchanged ones included, in :data:`VERDICT_ORDER`, then by
     description; and the jobs whose provenance changed with their re-keyed
@@ -234,9 +235,11 @@ def figure_changes(base, head) -> tuple[list[FigureChange], list[ProvenanceChang
     studies (None: the family does not exist at that revision).
     A re-keyed figure's rows are taken out of both sides before the keys
     are compared: its job's base key was the wrong one (or the head's), so
-    it neither leaves a removed figure nor joins the head's key as a move."""
-    old = _figures(base) if base is not None else {}
-    new = _figures(head) if head is not None else {}
+    it neither leaves a removed figure nor joins the head's key as a move.
+    Rows whose ``id`` is in ``leave_out`` are no figures of either side (a
+    regrouped profile's, :mod:`studygen.compare.regroup`)."""
+    old = _figures(base, leave_out) if base is not None else {}
+    new = _figures(head, leave_out) if head is not None else {}
     pairings = pair_by_job(old, new)
     kept = [pairing for pairing in pairings if pairing.value_kept]
     provenance: list[ProvenanceChange] = []
@@ -448,7 +451,7 @@ def _names(base, head, old: dict, new: dict) -> dict[tuple, str]:
 
 # ---- the rows this module reads: one adapter over studygen.study's Row ----
 
-def _figures(study) -> dict[tuple[str, str], list]:
+def _figures(study, leave_out: frozenset[int] = frozenset()) -> dict[tuple[str, str], list]:
     """``(measurement key text, way of timing in words)`` -> the rows that
     give that figure (a value or a range), in job order. The timing
     (:func:`~studygen.study.timing.describe` of a latency's signature, '' for
@@ -457,7 +460,7 @@ def _figures(study) -> dict[tuple[str, str], list]:
     are neither one median nor one job-to-job spread."""
     by_key: dict[tuple[str, str], list] = {}
     for row in study.rows:
-        if row.kind == Kind.NOT_MEASURED or (row.value is None and row.value_min is None):
+        if row.kind == Kind.NOT_MEASURED or (row.value is None and row.value_min is None) or id(row) in leave_out:
             continue
         signature = latency_signature(row)
         by_key.setdefault((row.key.text(), describe(signature) if signature else ""), []).append(row)
@@ -544,19 +547,25 @@ def _place(row) -> Place:
     return Place(row.record.display_path, row.line, row.pointer)
 
 
-def _what(study, row, batch: bool = False) -> str:
+def profile_words(study, row) -> str:
+    """A kernel-time row's profile in words, without its group (:mod:`studygen.compare.regroup`)."""
+    return _what(study, row, group=False)
+
+
+def _what(study, row, batch: bool = False, group: bool = True) -> str:
     """``fp16 median GPU compute time, 800 x 800, engine, H200`` style words
     for a row's key (a latency's timing in check's and render's words,
     :func:`~studygen.study.timing.timing_name`: ``CUDA-event time per
     forward`` for a ``collect run`` figure); its batch when it is not 1, or
     when ``batch`` (the figures compared hold several batches: ``batch 1``
-    tells a figure apart from ``batch 8`` at the same shape)."""
+    tells a figure apart from ``batch 8`` at the same shape); without the
+    kernel group where ``group`` is False."""
     measured = row.statistic if row.statistic not in (None, "", "unspecified") else ""
     metric = row.metric if row.metric not in (None, "", "unspecified", row.kind) else row.kind
     if row.kind == Kind.LATENCY and row.metric not in (None, "", "unspecified"):
         metric = timing_name(row)
     head = " ".join(p for p in (study.variant_label(row.variant), measured, metric.replace("_", " "),
-                                row.group or "") if p)
+                                (row.group or "") if group else "") if p)
     where = [shape_label(row.shape) if row.shape else "", row.mode or "",
              f"batch {row.batch}" if row.batch is not None and (batch or row.batch != 1) else "",
              gpu_label(row.gpu) if row.gpu else "", row.dataset or ""]

@@ -8,11 +8,7 @@
   spread (the :data:`SUMMARY_ROWS` largest changes, :func:`change_size`), the verdict
   changes and the removed figures first, then every change folded in ``<details>`` blocks (GitHub
   renders them collapsed), cut to :data:`MAX_COMMENT_CHARS`;
-- ``json``: one object (``base``, ``head``, ``summary``, ``families``); each
-  changed figure gives its ``delta`` and ``relative`` change, ``points`` (a
-  quality figure's change in AP points, else null), ``farthest`` (the
-  head job that moved most, whose move they are) and ``still_reported_by``
-  (a removed figure of one job: the head's jobs that still report it);
+- ``json``: one object (:mod:`studygen.compare.report_json`);
 - ``github``: workflow commands (``::error file=…,line=…::…``, as
   docs.github.com "Workflow commands for GitHub Actions" gives them) at the
   changed lines of the head revision: what fails the run under ``--fail-on``
@@ -24,11 +20,27 @@ A job whose provenance changed and re-keyed its figures, values kept
 format (Markdown: above the removed figures; JSON: ``provenance``; GitHub: a
 notice at the changed field), its figures counted as ``re-keyed``.
 
+A kernel-time profile read again from the same input and grouped by other
+rules (:class:`~studygen.compare.regroup.Regrouping`) is one line in every
+format too (old groups -> new groups, the input's sha256; Markdown: beside
+the provenance changes; JSON: ``regrouped``; GitHub: a notice at the head's
+groups), counted as ``regrouped``; it fails nothing, under any
+``--fail-on``: no figure was measured again.
+
 A finding whose words changed (same code, file and measurement key:
 :func:`studygen.compare.compare_findings`) is one ``finding changed`` line,
 old and new messages side by side (:func:`finding_change_text`; JSON:
 ``was``; GitHub: a notice, a warning where its severity rose), counted as
 ``changed``, apart from those that appeared or went.
+
+A family there at base and gone at head, folder and study file
+(:attr:`~studygen.compare.FamilyChanges.removed`), is said to be removed
+(text, Markdown, JSON ``removed``, a GitHub warning) and counted, its
+figures listed as removed; it fails nothing: a study taken out on purpose
+leaves nothing for ``check`` to fail, and failing it would make the only
+way through the gate ``--fail-on never``, which passes every other change
+of the pull request too. A family whose folder stays without its study
+file, or whose records are all gone, is unreadable instead (see below).
 
 ``--fail-on`` (:data:`FAIL_ON`): ``beyond-spread`` fails (exit 1) on any
 figure beyond its spread and any verdict change (a sentence's verdicts, or
@@ -41,25 +53,25 @@ re-keyed figure fails nothing (its value did not move).
 
 from __future__ import annotations
 
-import json
 import math
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from decimal import Decimal
 
 from ..findings import ERROR, SEVERITIES, Finding, one_line, workflow_command
 from ..numbers import format_number
 from ..records.kinds import POINTS_PER_UNIT
 from ..render.rows import unit_suffix
-from ..render.escaping import escape_cell
-from . import FamilyChanges, FindingChange, ProvenanceChange, Unreadable
+from ..render.escaping import escape_name
+from . import FamilyChanges, FindingChange, ProvenanceChange, Regrouping, Unreadable
 from .figures import BEYOND, NEW, REMOVED, UNCHANGED, VERDICT_ORDER, WITHIN, FigureChange
-from .sentences import ProseSentence, SentenceChange
+from .sentences import SentenceChange
 
 FAIL_ON = ("beyond-spread", "verdict", "never")
 RELATIVE_DECIMALS = 2  # a relative change in %, as "+3.98 %"
 MAX_COMMENT_CHARS = 65536  # the longest comment body GitHub accepts
 SUMMARY_ROWS = 10  # figures beyond their spread listed above the folded table, largest relative change first
+REMOVED_WORDS = "its folder and study file are gone at head; its figures are listed as removed (fails nothing)"
 _LEFT_OUT = ("*{count} more lines left out: a comment holds at most 65,536 characters. "
              "`studygen diff --format text` lists every change.*")
 
@@ -81,6 +93,10 @@ class Report:
     def provenance(self) -> list[tuple[str, ProvenanceChange]]:
         """``(family, change)`` of each job whose provenance change re-keyed figures."""
         return [(f.family, c) for f in self.families for c in f.provenance]
+
+    def regrouped(self) -> list[tuple[str, Regrouping]]:
+        """``(family, regrouping)`` of each kernel-time profile grouped otherwise from the same input."""
+        return [(f.family, r) for f in self.families for r in f.regrouped]
 
     def verdict_changes(self) -> list[tuple[str, SentenceChange]]:
         return [(f.family, c) for f in self.families for c in f.verdict_changes]
@@ -108,11 +124,13 @@ class Report:
         counts = {verdict: len(self.figures(verdict)) for verdict in VERDICT_ORDER}
         counts["re-keyed"] = sum(len(change.figures) for _, change in self.provenance())
         counts["provenance changes"] = len(self.provenance())
+        counts["regrouped"] = len(self.regrouped())
         counts["verdict changes"] = len(self.verdict_changes()) + len(self.decision_flips())
         counts["sentences changed"] = sum(len(f.sentences) for f in self.families)
         for how in ("appeared", "gone", "changed"):
             counts[f"findings {how}"] = sum(1 for f in self.families for c in f.findings if c.how == how)
         counts["new error findings"] = len(self.new_errors())
+        counts["families removed"] = sum(1 for f in self.families if f.removed)
         counts["unreadable at base"] = len(self.unreadable("base"))
         counts["unreadable at head"] = len(self.unreadable("head"))
         return counts
@@ -134,6 +152,8 @@ def summary_line(report: Report) -> str:
     counts = report.summary()
     unread = [f"{_count(counts[f'unreadable at {side}'], 'family', 'families')} unreadable at {side}"
               for side in ("base", "head") if counts[f"unreadable at {side}"]]  # named only when there are any
+    if counts["families removed"]:
+        unread.append(f"{_count(counts['families removed'], 'family', 'families')} removed")
     errors = counts["new error findings"]
     first = [*unread, _count(counts[BEYOND], "figure beyond its spread", "figures beyond their spread"),
              _count(counts["verdict changes"], "verdict change", "verdict changes"),
@@ -144,6 +164,10 @@ def summary_line(report: Report) -> str:
             # named only when there are any: a re-keyed figure is none of the others
             *([f"{counts['re-keyed']} re-keyed ({_count(counts['provenance changes'], 'job', 'jobs')} "
                "whose provenance changed)"] if counts["provenance changes"] else []),
+            # named only when there are any: a profile grouped otherwise from its input, not compared
+            *([f"{counts['regrouped']} regrouped (kernel-time "
+               f"{'profile' if counts['regrouped'] == 1 else 'profiles'} read again from the same input)"]
+              if counts["regrouped"] else []),
             _count(counts["sentences changed"], "sentence changed", "sentences changed"),
             f"findings: {counts['findings appeared']} appeared, {counts['findings gone']} gone"
             # named only when there are any, as the re-keyed figures
@@ -291,7 +315,9 @@ def format_text(report: Report) -> str:
 
 def _text_family(family: FamilyChanges) -> list[str]:
     lines = [f"  unreadable: {u.words()}" for u in family.unreadable]
+    lines += [f"  family removed: {REMOVED_WORDS}"] if family.removed else []
     lines += [f"  provenance changed: {change.words()} [{change.place}]" for change in family.provenance]
+    lines += [f"  regrouped: {change.words()} [{change.place}]" for change in family.regrouped]
     for change in family.figures:
         if change.verdict != UNCHANGED:
             lines.append(f"  {change.verdict}: {figure_line(change)} [{change.place}]")
@@ -327,14 +353,17 @@ def format_markdown(report: Report, limit: int = MAX_COMMENT_CHARS) -> str:
         lines.append(f"Nothing changed between {_code(report.base)} and {_code(report.head)}.")
         return "\n".join(lines) + "\n"
     lines += [f"**{summary_line(report)}**", ""]
-    unread = [f"- {escape_cell(family)}: {escape_cell(u.words())}" for side in ("base", "head")
+    unread = [f"- {escape_name(family)}: {escape_name(u.words())}" for side in ("base", "head")
               for family, u in report.unreadable(side)]
     if unread:
         lines += ["Could not be read (nothing of these studies was compared):", "", *unread, ""]
+    removed_families = [f"- {escape_name(f.family)}: {REMOVED_WORDS}" for f in report.families if f.removed]
+    if removed_families:
+        lines += ["Families removed:", "", *removed_families, ""]
     errors = report.new_errors()
     if errors:  # not folded: check fails on each
         lines += ["New error findings (check fails on these):", ""]
-        lines += [f"- {escape_cell(family)}: {_code(str(c.finding.place))} {_finding_md(c)}" for family, c in errors]
+        lines += [f"- {escape_name(family)}: {_code(str(c.finding.place))} {_finding_md(c)}" for family, c in errors]
         lines.append("")
     beyond = sorted(report.figures(BEYOND), key=lambda item: -change_size(item[1]))
     if beyond:
@@ -349,21 +378,26 @@ def format_markdown(report: Report, limit: int = MAX_COMMENT_CHARS) -> str:
         lines += ["Verdict changes:", ""]
         for family in report.decision_flips():
             old, new = family.shipped
-            lines.append(f"- {escape_cell(family.family)}: decision in the study file, {_shipped(old)} → {_shipped(new)}")
+            lines.append(f"- {escape_name(family.family)}: decision in the study file, {_shipped(old)} → {_shipped(new)}")
         for family, change in flips:
-            lines.append(f"- {escape_cell(family)}, {_code(_readme_of(report, family))} line {change.new.line}: "
-                         f"{escape_cell(verdicts_text(change, '→'))}")
+            lines.append(f"- {escape_name(family)}, {_code(_readme_of(report, family))} line {change.new.line}: "
+                         f"{escape_name(verdicts_text(change, '→'))}")
             lines += [f"  - before: {_literal(change.old.text)}", f"  - after: {_literal(change.new.text)}"]
         lines.append("")
     provenance = report.provenance()
     if provenance:  # not folded: it says why figures of the job read as removed or new below
         lines += ["Provenance changed (figures re-keyed, values unchanged):", ""]
-        lines += [f"- {escape_cell(family)}: {escape_cell(change.words('→'))}" for family, change in provenance]
+        lines += [f"- {escape_name(family)}: {escape_name(change.words('→'))}" for family, change in provenance]
+        lines.append("")
+    regrouped = report.regrouped()
+    if regrouped:  # not folded: it says why a profile's groups are neither removed nor new below
+        lines += ["Regrouped (same input, other kernel groups; not compared):", ""]
+        lines += [f"- {escape_name(family)}: {escape_name(change.words('→'))}" for family, change in regrouped]
         lines.append("")
     removed = report.figures(REMOVED)
     if removed:  # not folded: a job's run dropped beside others that stay reads as no change in a table
         lines += [f"Removed figures ({len(removed)}):", ""]
-        lines += [f"- {escape_cell(family)}: {escape_cell(figure_line(change))}" for family, change in removed]
+        lines += [f"- {escape_name(family)}: {escape_name(figure_line(change))}" for family, change in removed]
         lines.append("")
     lines += _details(report)
     return _fit(lines, limit)
@@ -399,16 +433,16 @@ def _details(report: Report) -> list[str]:
         lines += _folded(f"All figure changes ({len(changed)})", _figure_table(changed, with_verdict=True))
     rekeyed = [(family, change.job, figure) for family, change in report.provenance() for figure in change.figures]
     if rekeyed:
-        body = [f"- {escape_cell(family)}, job {escape_cell(job)}: {escape_cell(figure.what)}: "
-                f"{escape_cell(', '.join(figure.values) + unit_suffix(figure.unit))}" for family, job, figure in rekeyed]
+        body = [f"- {escape_name(family)}, job {escape_name(job)}: {escape_name(figure.what)}: "
+                f"{escape_name(', '.join(figure.values) + unit_suffix(figure.unit))}" for family, job, figure in rekeyed]
         lines += _folded(f"Re-keyed figures ({len(rekeyed)})", body)
     sentences = [(f, c) for f in report.families for c in f.sentences]
     if sentences:
         body = []
         for family, change in sentences:
             where = change.new or change.old
-            body.append(f"- {escape_cell(family.family)}, line {where.line}, {sentence_kind(change)}"
-                        + (f" ({escape_cell(verdicts_text(change, '→'))})" if change.verdict_changed else ""))
+            body.append(f"- {escape_name(family.family)}, line {where.line}, {sentence_kind(change)}"
+                        + (f" ({escape_name(verdicts_text(change, '→'))})" if change.verdict_changed else ""))
             if change.old is not None:
                 body.append(f"  - before: {_literal(change.old.text)}")
             if change.new is not None:
@@ -420,9 +454,9 @@ def _details(report: Report) -> list[str]:
         title = "appeared, went or changed" if any(c.was for _, c in findings) else "appeared or went"
         lines += _folded(f"Findings that {title} ({len(findings)})", body)
     unchanged = [f.family for f in report.families if not f.compared]
-    notes = [f"- {escape_cell(f.family)}: {escape_cell(note)}" for f in report.families for note in f.notes]
+    notes = [f"- {escape_name(f.family)}: {escape_name(note)}" for f in report.families for note in f.notes]
     if unchanged:
-        notes.append(f"- inputs unchanged, not compared: {', '.join(escape_cell(name) for name in unchanged)}")
+        notes.append(f"- inputs unchanged, not compared: {', '.join(escape_name(name) for name in unchanged)}")
     if notes:
         lines += ["Notes:", "", *notes, ""]
     return lines
@@ -444,12 +478,12 @@ def _figure_table(rows: list[tuple[str, FigureChange]], with_verdict: bool) -> l
         cells = [family, change.what, values_text(change.old, change.old_jobs, change.unit),
                  values_text(change.new, change.new_jobs, change.unit), change_text(change),
                  *([change.verdict] if with_verdict else []), spread_text(change)]
-        lines.append("| " + " | ".join(escape_cell(c) for c in cells) + " |")
+        lines.append("| " + " | ".join(escape_name(c) for c in cells) + " |")
     return lines
 
 
 def _folded(summary: str, body: list[str]) -> list[str]:
-    return ["<details>", f"<summary>{escape_cell(summary)}</summary>", "", *body, "", "</details>", ""]
+    return ["<details>", f"<summary>{escape_name(summary)}</summary>", "", *body, "", "</details>", ""]
 
 
 def _code(text: str) -> str:
@@ -473,62 +507,6 @@ def _readme_of(report: Report, family: str) -> str:
     return next(f.readme_path for f in report.families if f.family == family)
 
 
-# ---- JSON ---------------------------------------------------------------------
-
-def format_json(report: Report) -> str:
-    """One JSON object: ``base``, ``head``, ``summary`` (counts), ``families``
-    (each with its changed figures, sentences, findings, decision and notes)."""
-    families = []
-    for family in report.families:
-        families.append({
-            "family": family.family, "compared": family.compared,
-            "figures": [_figure_json(c) for c in family.figures if c.verdict != UNCHANGED],
-            "provenance": [_provenance_json(c) for c in family.provenance],
-            "unchanged_figures": len(family.figures_with(UNCHANGED)),
-            "sentences": [_sentence_json(c) for c in family.sentences],
-            "findings": [_finding_json(c) for c in family.findings],
-            "decision_shipped": {"base": family.shipped[0], "head": family.shipped[1]},
-            "notes": family.notes, "unreadable": [asdict(u) for u in family.unreadable]})
-    return json.dumps({"base": report.base, "head": report.head, "summary": report.summary(),
-                       "families": families}, indent=2)
-
-
-def _finding_json(change: FindingChange) -> dict:
-    """The finding (the head's, for one that changed), its ``change``, and ``was`` (the base's) for one that changed."""
-    data = dict(asdict(change.finding), change=change.how)
-    if change.was is not None:
-        data["was"] = asdict(change.was)
-    return data
-
-
-def _figure_json(change: FigureChange) -> dict:
-    data = {"key": change.key, "what": change.what, "unit": change.unit, "verdict": change.verdict,
-            "old": list(change.old), "new": list(change.new), "old_jobs": list(change.old_jobs),
-            "new_jobs": list(change.new_jobs), "old_value": change.old_value, "new_value": change.new_value,
-            "delta": change.delta, "relative": change.relative, "points": change.points,
-            "farthest": change.farthest, "still_reported_by": list(change.still_reported_by),
-            "spread": asdict(change.spread) if change.spread else None, "file": change.place.path,
-            "line": change.place.line, "pointer": change.place.pointer}
-    return data
-
-
-def _provenance_json(change: ProvenanceChange) -> dict:
-    return {"job": change.job, "fields": [{"name": n, "base": old, "head": new} for n, old, new in change.fields],
-            "timing": [{"flag": flag, "base": old, "head": new} for flag, old, new in change.timing],
-            "re_keyed": len(change.figures), "value_changed": change.value_changed,
-            "figures": [asdict(figure) for figure in change.figures], "file": change.place.path,
-            "line": change.place.line, "pointer": change.place.pointer}
-
-
-def _sentence_json(change: SentenceChange) -> dict:
-    def side(sentence: ProseSentence | None):
-        if sentence is None:
-            return None
-        return {"text": sentence.text, "line": sentence.line, "heading": sentence.heading,
-                "verdicts": sorted(sentence.verdicts)}
-    return {"kind": sentence_kind(change), "old": side(change.old), "new": side(change.new)}
-
-
 # ---- GitHub workflow commands -------------------------------------------------
 
 def format_github(report: Report, fail_on: str = "beyond-spread") -> str:
@@ -549,6 +527,12 @@ def format_github(report: Report, fail_on: str = "beyond-spread") -> str:
             lines.append(workflow_command("notice", "studygen diff: provenance changed",
                                           f"{family.family}: {change.words()}", prefix + change.place.path,
                                           change.place.line))
+        if family.removed:  # fails nothing, but a whole study gone must not pass as a notice
+            lines.append(workflow_command("warning", "studygen diff: family removed",
+                                          f"{family.family}: {REMOVED_WORDS}", None))
+        for change in family.regrouped:  # a notice: nothing was measured again
+            lines.append(workflow_command("notice", "studygen diff: regrouped", f"{family.family}: {change.words()}",
+                                          prefix + change.place.path, change.place.line))
         for change in family.figures:
             if change.verdict == UNCHANGED:
                 continue

@@ -14,6 +14,9 @@ placed in a README so that it reads exactly as written, escaped once.
   emphasis, link and strikethrough characters as text too, so ``*fast*``
   never prints italic.
 - :func:`escape_alt`: an image's alt text.
+- :func:`escape_name`: a name in a line or cell of ``studygen diff``'s
+  pull-request comment (emphasis and link characters too, but ``_``
+  inside a word).
 
 A helper escapes a string once, with the one escaper of the place it puts
 it: a helper declared Markdown (:func:`~studygen.render.produced.helper`)
@@ -237,6 +240,23 @@ def escape_label(text) -> str:
     emphasis, link and strikethrough characters (``*``, ``_``, ``[``,
     ``]``, ``~``) backslash-escaped too (``*SXM*`` never prints italic)."""
     return _LABEL_MARKUP.sub(r"\\\g<0>", escape_cell(text))
+
+
+# A "_" that can open or close emphasis: not between two letters or digits (GFM: intraword "_" never does)
+_EDGE_UNDERSCORE = re.compile(r"(?<![^\W_])_|_(?![^\W_])")
+_NAME_MARKUP = re.compile(r"[*\[\]~]")
+
+
+def escape_name(text) -> str:
+    """A name from a record or a study file (a kernel group, a figure in
+    words) in a line or a cell of a pull-request comment, read as written:
+    :func:`escape_cell`, and ``*``, ``[``, ``]``, ``~`` and each ``_`` not
+    inside a word backslash-escaped, so that ``*bold*`` or ``_x_`` shows no
+    emphasis and ``[text](url)`` no link, while ``deformable_detr_h200``
+    keeps its underscores as they are (inside a word they make no
+    emphasis). A bare URL may still be autolinked (GFM's extension):
+    escaping cannot stop that."""
+    return _EDGE_UNDERSCORE.sub(r"\\_", _NAME_MARKUP.sub(r"\\\g<0>", escape_cell(text)))
 
 
 def escape_label_in_prose(text) -> str:

@@ -500,17 +500,47 @@ def _json_files(folder: Path, root: Path, problems: list) -> list[Path] | None:
     Anything else there that cannot be listed (a file in the folder's place,
     a symbolic link that leads nowhere or loops, a folder without read or
     search permission) is a problem (SG202: :func:`unlistable_folder`) and
-    gives None. Listed with ``os.scandir`` rather than ``Path.glob``, which
+    gives None. A file, or the folder, that a symbolic link takes outside
+    the project ``root`` is a problem too and is not listed
+    (:func:`outside_project`). Listed with ``os.scandir`` rather than ``Path.glob``, which
     answers an unreadable folder with no entries instead of its error."""
     try:
         with os.scandir(folder) as entries:
-            names = sorted(entry.name for entry in entries if entry.name.endswith(".json"))
+            listed = sorted((entry.name, entry.is_symlink()) for entry in entries if entry.name.endswith(".json"))
     except OSError as exc:
         if isinstance(exc, FileNotFoundError) and not os.path.lexists(folder):
             return []
         problems.append(unlistable_folder(folder, root, exc))
         return None
-    return [folder / name for name in names]
+    if listed and not _inside(folder, root):
+        problems.append(outside_project(folder, root, "a folder"))
+        return None
+    outside = [name for name, link in listed if link and os.path.exists(folder / name)
+               and not _inside(folder / name, root)]  # a dangling link is named as such when it is read
+    problems.extend(outside_project(folder / name, root, "a file") for name in outside)
+    return [folder / name for name, _ in listed if name not in outside]
+
+
+def _inside(path: Path, root: Path) -> bool:
+    """Whether ``path``, its links followed, lies inside the project ``root`` (also followed)."""
+    try:
+        return Path(os.path.realpath(path)).is_relative_to(os.path.realpath(root))
+    except (OSError, ValueError):
+        return True  # a path that cannot be resolved is refused where it is read, with its own reason
+
+
+def outside_project(path: Path, root: Path, what: str) -> Problem:
+    """The problem of a record, dataset definition or their folder
+    (``what``: ``a file``, ``a folder``) that a symbolic link on the way
+    takes outside the project: not read. A revision holds the link, not what
+    it leads to, so ``studygen diff`` (which reads revisions from git) could
+    not read it, and ``check`` and ``render`` would vouch for a file no
+    commit holds. Case (attack s21): such a record was read by check and
+    render and left out by diff, whose report gave its figures as removed."""
+    return Problem(Place(shown_path(path, root), 0, None),
+                   f"{what} that leads outside the project, to {os.path.realpath(path)}: not read (a commit holds "
+                   "the symbolic link, not what it leads to)",
+                   hint="put the file itself in the project in the link's place")
 
 
 def unlistable_folder(folder: Path, root: Path, error: OSError) -> Problem:

@@ -12,7 +12,8 @@ import json
 import pytest
 
 from studygen.compare import Revision, compare_family
-from studygen.compare.report import Report, format_json, format_text
+from studygen.compare.report import Report, format_text
+from studygen.compare.report_json import format_json
 from tests.checks.studies import latency, load, record, spec
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 import json
 
 from studygen.compare import Revision, compare_family, compare_findings
-from studygen.compare.report import Report, exit_code, format_github, format_json, format_markdown, format_text
+from studygen.compare.report import Report, exit_code, format_github, format_markdown, format_text
+from studygen.compare.report_json import format_json
 from studygen.findings import Finding
 from tests.checks.studies import latency, load, record
 

@@ -10,7 +10,8 @@ import json
 import pytest
 
 from studygen.compare import Revision, compare_family, compare_findings, unchanged_family
-from studygen.compare.report import Report, exit_code, format_github, format_json, format_markdown, format_text
+from studygen.compare.report import Report, exit_code, format_github, format_markdown, format_text
+from studygen.compare.report_json import format_json
 from studygen.findings import Finding
 from studygen.study import load_study
 from tests.checks.studies import latency, load, record, spec, write_project
@@ -199,12 +200,12 @@ def test_json(report):
     data = json.loads(format_json(report))
     assert (data["base"], data["head"]) == ("main (0123456789ab)", "the working tree")
     assert data["summary"] == {"beyond spread": 1, "within spread": 0, "new": 1, "removed": 0, "unchanged": 1,
-                               "re-keyed": 0, "provenance changes": 0, "verdict changes": 2, "sentences changed": 1, "findings appeared": 1, "findings gone": 0,
-                               "findings changed": 0, "new error findings": 1, "unreadable at base": 0,
+                               "re-keyed": 0, "provenance changes": 0, "regrouped": 0, "verdict changes": 2, "sentences changed": 1, "findings appeared": 1, "findings gone": 0,
+                               "findings changed": 0, "new error findings": 1, "families removed": 0, "unreadable at base": 0,
                                "unreadable at head": 0}
     toy, other = data["families"]
-    assert other == {"family": "other", "compared": False, "figures": [], "provenance": [], "unchanged_figures": 0,
-                     "sentences": [],
+    assert other == {"family": "other", "compared": False, "removed": False, "figures": [], "provenance": [], "regrouped": [],
+                     "unchanged_figures": 0, "sentences": [],
                      "findings": [], "decision_shipped": {"base": None, "head": None}, "notes": [],
                      "unreadable": []}
     beyond = toy["figures"][0]

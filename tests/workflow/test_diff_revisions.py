@@ -318,9 +318,13 @@ def test_a_committed_link_to_a_record_outside_the_repository_gives_no_figure(tmp
 
     out = run_cli("diff", "HEAD~1", "HEAD", "--root", repo)
     assert "77.0" not in out.out and "leak" not in out.out, out.out
-    assert out.out.splitlines()[1:] == ["toy: nothing changed", "nothing changed between HEAD~1 ("
-                                        + out.out.splitlines()[-1].split("HEAD~1 (")[1]]
-    assert out.exit_code == 0
+    # refused, as check refuses a record that leads outside the project: the head cannot be read
+    assert out.out.splitlines()[1:3] == [
+        "toy", "  unreadable: the head could not be read: 2 SG202 errors in measurements/toy/evil.json, "
+        "measurements/toy/outside.json (first: a file that leads outside the project's files at HEAD ("
+        + out.out.split("at HEAD (")[1].split(")")[0] + "), to x/../../../secret.json: not read (a commit holds the "
+        "symbolic link, not what it leads to)); its figures and findings are not compared"]
+    assert out.exit_code == 1
     assert list((tmp_path / "tmp").iterdir()) == []  # the copy is gone
 
 
