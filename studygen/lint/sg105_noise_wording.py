@@ -98,7 +98,8 @@ def check(document: Document) -> list[Finding]:
     for block in document.prose:
         if not _touches(lines, block.line, block.end_line):
             continue
-        matches = [m for m in _verdicts(block) if not _expected(block.text, m.start(), m.end())]
+        matches = [m for m in _verdicts(block)
+                   if not _expected(block.text, m.start(), m.end()) and not quoted(block.text, m.start(), m.end())]
         if not matches:
             continue
         if measured_evidence(block.text):
@@ -114,7 +115,7 @@ def check(document: Document) -> list[Finding]:
         if not VERDICT_RE.search(text):
             continue
         verdicts = [(row.line, m.group(0)) for row in table.rows for cell in row.cells for m in [VERDICT_RE.search(cell)]
-                    if m and not _expected(cell, m.start(), m.end())]
+                    if m and not _expected(cell, m.start(), m.end()) and not quoted(cell, m.start(), m.end())]
         if not verdicts or has_evidence(text):
             continue
         for line, phrase in verdicts:
@@ -150,6 +151,39 @@ def _expected(text: str, offset: int, end: int | None = None) -> bool:
     after = offset if end is None else end
     return (is_expectation(text[start:offset]) or _CONDITION_RE.match(text, start, offset) is not None
             or EXPECTATION_AFTER_RE.match(text, after, after + EXPECTATION_REACH) is not None)
+
+
+# quotation marks that make a verdict a mention of the words, opening -> closing
+_QUOTES = {'"': '"', "\u201c": "\u201d", "'": "'", "\u2018": "\u2019"}
+_QUOTE_REACH = 40  # characters between a quotation mark and the verdict it holds, each side
+
+
+def quoted(text: str, start: int, end: int) -> bool:
+    """True when the verdict at ``start:end`` lies inside quotation marks
+    with at most :data:`_QUOTE_REACH` characters to each mark and no other
+    mark between: the words are mentioned ("flags \u201cwithin noise\u201d
+    with no spread"), not said of a result. A document describing noise
+    wording (a reviewer's guide, this tool's own docs) quotes it. A mark
+    inside a word is an apostrophe ("the paper's"), no quotation mark."""
+    marks = _quote_marks(text, max(0, start - _QUOTE_REACH), start)
+    if not marks or marks[-1][1] not in _QUOTES:
+        return False
+    wanted = _QUOTES[marks[-1][1]]
+    after = _quote_marks(text, end, end + _QUOTE_REACH)
+    return bool(after) and after[0][1] == wanted
+
+
+def _quote_marks(text: str, start: int, end: int) -> list[tuple[int, str]]:
+    """(offset, mark) of each quotation mark in ``text[start:end]`` that is
+    not inside a word (a letter or digit on both sides)."""
+    found = []
+    for offset in range(start, min(end, len(text))):
+        mark = text[offset]
+        if mark in _QUOTES or mark in _QUOTES.values():
+            inside = 0 < offset < len(text) - 1 and text[offset - 1].isalnum() and text[offset + 1].isalnum()
+            if not inside:
+                found.append((offset, mark))
+    return found
 
 
 def _finding(document: Document, phrase: str, line: int, where: str) -> Finding:

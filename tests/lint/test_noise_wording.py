@@ -4,6 +4,8 @@ clause an expectation is read from (studygen.lint.sg105_noise_wording)."""
 
 from __future__ import annotations
 
+import pytest
+
 from studygen.lint import lint_text
 
 
@@ -81,3 +83,25 @@ def test_a_verdict_in_a_clause_opening_as_a_condition_is_no_result():
         assert _sg105(table + condition + "\n") == [], condition
     assert _sg105(table + "The two rows are symmetric, so the change is just noise.\n") == [
         (8, "'is just noise' with no spread, repeat count or test stated in the same paragraph")]
+
+
+# ---- a verdict in quotation marks is a mention of the words (session 21: docs/lint.md's own SG105 line) --------
+
+@pytest.mark.parametrize("text", [
+    'SG105 flags "within noise" or "not significant" with no spread nearby.\n',
+    "Reviewers ask for the spread behind \u201cwithin noise\u201d claims.\n",
+    "A phrase such as 'no measurable difference' needs its repeats.\n",
+])
+def test_a_quoted_verdict_is_a_mention_not_a_claim(text):
+    assert _sg105(text) == []
+
+
+@pytest.mark.parametrize("text", [
+    # apostrophes inside words are no quotation marks
+    "The fp16 run's median matches the paper's figure within noise.\n",
+    # a quotation mark too far from the verdict quotes something else
+    'We call it "the tuned setup" here; after three more sentences of text the gap is within noise.\n',
+    "The gap is within noise.\n",
+])
+def test_an_unquoted_verdict_is_still_read(text):
+    assert len(_sg105(text)) == 1
