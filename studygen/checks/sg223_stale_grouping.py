@@ -31,7 +31,7 @@ recorded?").
 from __future__ import annotations
 
 from ..findings import Finding
-from .kernel_rule_use import DEFAULT, STUDY_FILE, differences, grouped_results, study_rules
+from .kernel_rule_use import DEFAULT, RUN_COLLECTOR, STUDY_FILE, differences, grouped_results, study_rules
 
 SHOWN = 3  # differences a message names; the rest are counted
 
@@ -41,8 +41,14 @@ def where_words(record, result: dict) -> str:
     return f"job {record.job_id}, {result['variant']}" + (f" at {result['shape']}" if result.get("shape") else "")
 
 
-def hint(result: dict) -> str:
-    """The collect that regroups ``result``: its source file again, with ``--replace``."""
+def hint(record, result: dict) -> str:
+    """How to regroup ``result``: its source file collected again with
+    ``--replace``; for a ``collect run`` record, which keeps no trace to read
+    again (and has no ``--replace``), a new job timed under the rules."""
+    if (record.provenance.get("collector") or {}).get("name") == RUN_COLLECTOR:
+        return (f"collect run keeps no trace to group again: time the job anew under the study file's kernel_groups "
+                f"(collect run --job NEW, then remove job {record.job_id}'s record), then render; or put the rules "
+                "back as they were")
     locator = result.get("source_locator")
     source = f" ({locator.partition(':')[0]})" if locator else ""
     return (f'collect the profile{source} again with --replace "REASON" so that the study file\'s kernel_groups group it '
@@ -77,7 +83,7 @@ def stale_findings(study) -> list[Finding]:
         findings.append(Finding(
             "SG223", f"the kernel times of {where_words(record, result)} were grouped by other rules than the study "
             f"file's kernel_groups: {said}; the README shows the groups the record holds", record.display_path,
-            line=record.line_of(pointer), pointer=pointer, hint=hint(result)))
+            line=record.line_of(pointer), pointer=pointer, hint=hint(record, result)))
     return findings
 
 

@@ -245,7 +245,8 @@ def command_line(params: dict) -> str:
                    "run.inductor_config for this job, recorded with each compiled latency.")
 @click.option("--quiet", is_flag=True, help="No progress bars or log lines.")
 @click.option("--cpu", "cpu", is_flag=True,
-              help="Run on the CPU (test configs only: latency is end-to-end wall time, not GPU compute). "
+              help="Run on the CPU, for a machine without a CUDA device: latency is the host clock's end-to-end "
+                   "time per forward, kernel time the CPU operators' self time, and the record names the CPU. "
                    "Without it, a machine with no CUDA device is refused.")
 @root_option
 def run_command(**params):

@@ -141,3 +141,18 @@ def test_a_rule_whose_group_lists_only_its_largest_kernels_is_not_named(tmp_path
     fewer = {"pooling": [(f"node_max_pool2d_{k}", 0.01) for k in range(19)]}  # a complete listing
     (finding,) = sg210_kernel_coverage.rule_findings(_study(tmp_path / "b", rules, fewer))
     assert finding.pointer == "/kernel_groups/1/pattern"
+
+
+def test_a_collect_run_record_is_told_to_time_a_new_job(tmp_path):
+    # trial s21: the hint said to collect again with --replace, an option collect run does not have
+    from .studies import collected_provenance
+
+    provenance = collected_provenance()
+    provenance["collector"] = {"name": "studygen collect run", "version": "0.1.0"}
+    renamed = [*RULES[:2], {"pattern": "max_pool", "group": "pool"}]
+    study = load(tmp_path, study=spec(kernel_groups=renamed),
+                 records=[record("laptop-1", [profile(AS_COLLECTED)], provenance)])
+    (finding,) = sg223_stale_grouping.check(CheckContext(study))
+    assert finding.hint == ("collect run keeps no trace to group again: time the job anew under the study file's "
+                            "kernel_groups (collect run --job NEW, then remove job laptop-1's record), then render; or "
+                            "put the rules back as they were")

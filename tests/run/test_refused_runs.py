@@ -20,7 +20,7 @@ def test_no_cuda_without_cpu_option_is_refused_and_writes_nothing(tiny_project, 
                    "--root", tiny_project, "--quiet")
     assert done.exit_code == 2
     assert done.err == ("studygen: no CUDA device on this machine: families/tiny/study.yaml is timed on a GPU; "
-                        "give --cpu to run it on the CPU (test configs only)\n")
+                        "give --cpu to time it on the CPU (host-clock timings, named as such)\n")
     assert not (tiny_project / "measurements" / "tiny" / "cpu-try.json").exists()
 
 

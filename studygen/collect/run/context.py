@@ -276,5 +276,5 @@ def select_device(cpu: bool, study_path: str, local_rank: int | None = None):
         return torch.device("cpu")
     if not torch.cuda.is_available():
         raise UsageError(f"no CUDA device on this machine: {study_path} is timed on a GPU; "
-                         "give --cpu to run it on the CPU (test configs only)")
+                         "give --cpu to time it on the CPU (host-clock timings, named as such)")
     return pin_cuda_device(local_rank)
