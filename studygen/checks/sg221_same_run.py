@@ -20,11 +20,11 @@ collected by a studygen that did not compare them. SG203 does not cover it:
 its rule is figures that disagree, and a copy agrees with itself.
 
 Detections are an inference run too: COCO AP figures read from one
-detections file (the same content sha256) on one image set are one run of
-one engine, so the file cannot give the AP of two variants, nor of one
-variant in two jobs (a re-evaluation, not a replication). One finding per
-detections file and job and variant, at its first result; the same file
-scored on two image sets is two evaluations of one run, no finding.
+detections file (the same content sha256) are one run of one engine, on
+whatever image sets the job scores it, so the file cannot give the AP of two
+variants, nor of one variant in two jobs (a re-evaluation, not a
+replication). One finding per detections file and job and variant, at its
+first result; one job scoring the file on two image sets is no finding.
 
 Cases: (attack round, 01) a trtexec log copied under another name went into
 a second job, and ``hackathon_mnist_trtexec``'s GTX 1070 record copied
@@ -68,7 +68,7 @@ def _detections_finding(record, pointer: str, result: dict, first: tuple, key) -
 def check(context) -> list[Finding]:
     study = context.study
     held: dict[str, tuple] = {}
-    detections: dict[tuple, tuple] = {}  # (digest, image set) -> (record, pointer, result) of its first AP
+    detections: dict[str, tuple] = {}  # digest -> (record, pointer, result) of its first AP
     reported: set[tuple] = set()
     findings = []
     row_keys = None
@@ -78,9 +78,9 @@ def check(context) -> list[Finding]:
         for index, result in enumerate(record.results):
             pointer = f"/results/{index}"
             if result.get("kind") == Kind.COCO_AP and isinstance(result.get(DIGEST), str):
-                first = detections.setdefault((result[DIGEST], result.get("dataset")), (record, pointer, result))
-                once = (result[DIGEST], result.get("dataset"), record.job_id, result.get("variant"))
-                if (first[0].job_id, first[2].get("variant")) != once[2:] and once not in reported:
+                first = detections.setdefault(result[DIGEST], (record, pointer, result))
+                once = (result[DIGEST], record.job_id, result.get("variant"))
+                if (first[0].job_id, first[2].get("variant")) != once[1:] and once not in reported:
                     reported.add(once)
                     row_keys = _keys_of_rows(study) if row_keys is None else row_keys
                     findings.append(_detections_finding(record, pointer, result, first,

@@ -243,3 +243,23 @@ def test_a_comparison_that_names_the_versions_or_holds_one_variant_passes(tmp_pa
     records = BUILDS if "8.4.1" in summary else [BUILDS[0], record("gtx-823", [latency("fp16", 0.1536,
                                                                                       method=GRAPHS_OFF)], TRT82)]
     assert _findings(load(tmp_path, records=records, study=spec(decision={"shipped": False, "summary": summary}))) == []
+
+
+def test_a_model_revision_and_a_version_both_named_in_the_message_and_either_named_in_the_sentence_passes(tmp_path):
+    # fp16 from TensorRT 8.4.1 at model commit 76321b1, fp32 from 8.2.3 at c65790e (the trial's two logs)
+    fp16 = collected_provenance("NVIDIA GeForce GTX 1070", tensorrt="8.4.1")
+    fp32 = collected_provenance("NVIDIA GeForce GTX 1070", tensorrt="8.2.3")
+    fp16["checkpoint"] = dict(fp16["checkpoint"], revision="76321b1")
+    fp32["checkpoint"] = dict(fp32["checkpoint"], revision="c65790e")
+    records = [record("gtx-841", [latency("fp16", 0.1547, method=GRAPHS_OFF)], fp16),
+               record("gtx-823", [latency("fp32", 0.1536, method=GRAPHS_OFF)], fp32)]
+
+    def found(root, summary):
+        return _findings(load(root, records=records, study=spec(
+            decision={"shipped": False, "summary": summary}, model={"id": "example/toy-detector",
+                                                                    "revisions": ["76321b1", "c65790e"]})))
+    (finding,) = found(tmp_path / "a", "fp16 needs 0.1547 ms, compared with 0.1536 ms for fp32.")
+    assert "(model revision 76321b1 against c65790e; tensorrt 8.4.1 against 8.2.3)" in finding.message
+    assert "'compared with' in /decision/summary" in finding.message
+    # naming one of the versions or revisions, in any case, says the comparison crosses them on purpose
+    assert found(tmp_path / "b", "At commit C65790E fp32 takes 0.1536 ms against 0.1547 ms for fp16.") == []

@@ -136,6 +136,9 @@ def test_one_detections_file_as_two_variants_ap_is_one_run(tmp_path):
                                     record("b", [_ap("fp16", 0.4433), _ap("fp16", 0.8178, "AP50")])])
     assert [(f.code, f.severity, f.file, f.pointer) for f in findings] == [
         ("SG221", ERROR, "measurements/toy/b.json", "/results/0")]
+    text = (tmp_path / "measurements/toy/b.json").read_text().splitlines()
+    assert text[findings[0].line - 1].strip() == "{"  # the line of the result itself
+    assert findings[0].key is not None and "fp16" in findings[0].key and "coco_ap" in findings[0].key
     assert findings[0].message == (
         "job b's coco_ap of fp16 is read from the detections job a holds as fp32's at measurements/toy/a.json:"
         "/results/0 (content sha256 d3d3d3d3d3d3…, image set val-8): one inference run counted as the AP of fp32 "
@@ -147,6 +150,10 @@ def test_one_detections_file_in_two_jobs_of_one_variant_is_a_replication_that_ne
     findings = _findings(tmp_path, [record("a", [_ap("fp32", 0.4433)]), record("b", [_ap("fp32", 0.4433)])])
     assert [f.file for f in findings] == ["measurements/toy/b.json"]
     assert findings[0].message.endswith("one inference run counted as two jobs' AP of fp32")
+    # scored on another image set in the second job, it is still the first job's inference run
+    other_set = _findings(tmp_path / "sets", [record("a", [_ap("fp32", 0.4433)]),
+                                              record("b", [_ap("fp32", 0.4512, dataset="val-50")])])
+    assert [f.file for f in other_set] == ["measurements/toy/b.json"]
 
 
 def test_detections_of_their_own_and_one_file_on_two_image_sets_pass(tmp_path):
