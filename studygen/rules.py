@@ -75,7 +75,8 @@ RULES: tuple[Rule, ...] = (
          "one configuration off by the anomaly factor across versions of one GPU, or from a GPU pair's usual ratio, "
          "unexplained"),
     Rule("SG208", WARNING, "precision inversion", "studygen.checks.sg208_precision_inversion",
-         "a lower-precision variant slower than a higher-precision one on the same platform, in GPU work time"),
+         "a lower-precision variant slower than a higher-precision one on the same platform, in the time of its "
+         "work (GPU work time; on a machine without a GPU, host time per forward)"),
     Rule("SG209", ERROR, "provenance", "studygen.checks.sg209_provenance",
          "a record that names no GPU (no CPU, for one timed on the CPU), software version, checkpoint revision, "
          "commit or citation, a checkpoint revision its study file neither names nor lists, or another model than "

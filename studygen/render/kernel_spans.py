@@ -13,6 +13,13 @@ kernels whose time includes waiting for the other ranks (71% of that
 ResNet step's kernel time was NCCL). :meth:`KernelSpanHelpers.kernel_time_spans`
 says all of it, one line per profile.
 
+A ``collect run --cpu`` profile has no GPU kernels at all: its groups hold CPU
+operators' self times per forward (the record's ``profiler`` says so, and the
+README printed it nowhere, under a heading and a column that speak of
+kernels). Its line says so, with the range of its forwards' totals, which a
+host stall on a shared machine spreads over tens of times the median (a
+user's small ResNet: 0.374 to 22.6 ms a forward).
+
 Read from the result (``iterations``, ``per_iteration``, ``device``,
 ``distributed``, ``note``) and from the record's provenance note on kernels
 without a launch, the notes as :mod:`studygen.records.trace_notes` writes
@@ -24,6 +31,7 @@ from __future__ import annotations
 
 import re
 
+from ..records.keys import measured_without_gpu
 from ..records.kinds import Kind
 from ..records.trace_notes import LEFT_OUT, UNLAUNCHED_NOTE, UNMATCHED_NOTE, says_no_step_kernel
 from .escaping import escape_label_in_prose
@@ -34,8 +42,18 @@ from .rows import ViewBase, fmt
 # the ``profiler`` field collect torch-profile writes (collect.torch_profile.profiler_name)
 KINETO_TRACE = re.compile(r"^torch\.profiler \(Kineto trace\b")
 STEP_LABEL = re.compile(r"^ProfilerStep#(\d+)$")
+# the ``profiler`` field collect run writes where it has no CUDA device (collect.run.profiling.CPU_PROFILER)
+CPU_PROFILE = re.compile(r"^torch\.profiler without CUDA\b")
 # communication kernels of NCCL and RCCL (whose kernels keep NCCL's names)
 COMMUNICATION_KERNEL = re.compile(r"nccl|rccl", re.IGNORECASE)
+
+
+def cpu_operator_profile(record, result: dict) -> bool:
+    """Whether a kernel-time result holds CPU operators' self times, no GPU
+    kernels: its ``profiler`` says so (:data:`CPU_PROFILE`), or its record
+    states a machine without a GPU
+    (:func:`~studygen.records.keys.measured_without_gpu`)."""
+    return bool(CPU_PROFILE.match(str(result.get("profiler") or ""))) or measured_without_gpu(record.provenance)
 
 
 def steps_words(labels: list[str]) -> str:
@@ -67,20 +85,49 @@ class KernelSpanHelpers(ViewBase):
         how many kernels and ms were left out of every step, or counted in
         whole-trace totals, because the trace lacks their launch; and how
         many kernels match no ``kernel_groups`` rule and are in ``other``.
-        Results of other profilers get none."""
+        A profile of CPU operators (:func:`cpu_operator_profile`) is said to
+        be CPU operator self time per forward, not GPU kernel time, with its
+        forwards' totals from least to most. Results of other profilers get
+        none."""
         lines = []
         for record in self._study.records:
             for result in record.results:
-                if result["kind"] == Kind.KERNEL_TIME and KINETO_TRACE.match(str(result.get("profiler") or "")):
+                if result["kind"] != Kind.KERNEL_TIME:
+                    continue
+                if KINETO_TRACE.match(str(result.get("profiler") or "")):
                     lines.append(self._span_line(record, result))
+                elif cpu_operator_profile(record, result):
+                    lines.append(self._cpu_line(record, result))
         return lines
+
+    def _cpu_line(self, record, result: dict) -> str:
+        """What a CPU operator profile's figures are: self times of CPU
+        operators per forward, grouped by the kernel-group rules, the mean over
+        its profiled forwards with their totals' range."""
+        rows = [r for r in self._study.rows if r.result is result]
+        total = next((r for r in rows if r.pointer.endswith("/profiled_total_ms")), None)
+        text = (f"In job {record.job_id} ({self._where(result)}), no GPU was used: each figure is the self time "
+                "of its group's CPU operators per forward, not GPU kernel time")
+        totals = [entry["profiled_total_ms"] for entry in result.get("per_iteration") or []]
+        if len(totals) > 1:
+            text += f", the mean over {len(totals)} profiled forwards"
+            if total is not None:
+                low, high = fmt(min(totals), total), fmt(max(totals), total)
+                # least and most, not "from … to …": lint would read a range over the table's total column (SG101)
+                text += f"; the least of their totals is {low} ms and the most {high} ms" if low != high else \
+                    f"; each of their totals is {low} ms"
+        return emit(escape_label_in_prose(text + "."), [total] if total else [])
+
+    def _where(self, result: dict) -> str:
+        """``fp16, at 800 x 800, batch 1, eager``: the variant's label and the configuration the result states."""
+        where = [self._label(result["variant"]), f"at {shape_label(result['shape'])}" if result.get("shape") else "",
+                 f"batch {result['batch']}" if result.get("batch") is not None else "", str(result.get("mode") or "")]
+        return ", ".join(w for w in where if w)
 
     def _span_line(self, record, result: dict) -> str:
         rows = [r for r in self._study.rows if r.result is result]
         total = next((r for r in rows if r.pointer.endswith("/profiled_total_ms")), None)
-        where = [self._label(result["variant"]), f"at {shape_label(result['shape'])}" if result.get("shape") else "",
-                 f"batch {result['batch']}" if result.get("batch") is not None else "", str(result.get("mode") or "")]
-        sentences = [f"In job {record.job_id} ({', '.join(w for w in where if w)}), " + self._span(result, total) + "."]
+        sentences = [f"In job {record.job_id} ({self._where(result)}), " + self._span(result, total) + "."]
         placed = self._placement(result)
         if placed:
             sentences.append(placed)

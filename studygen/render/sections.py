@@ -562,12 +562,15 @@ class SectionHelpers(ViewBase):
         for d in self.datasets():
             if "ids_not_published" in d:
                 gaps.append(f"Image set {d['dataset_id']} ({d['count']} images): {d['ids_not_published']}.")
+        listed = set()  # a profile's results: one entry, not one per group row
         for row in self._study.rows:
-            if row.unstable:
+            if row.unstable and id(row.result) not in listed:
+                listed.add(id(row.result))
                 batch = f"batch {row.batch}" if self._several_batches and row.batch is not None else ""
                 where = ", ".join(part for part in (self._label(row.variant), row.shape and shape_label(row.shape), batch)
                                   if part)
-                gaps.append(f"Unstable timing in job {row.job_id} ({where}): {row.unstable_words(self._cv_percent)}.")
+                what = "kernel-time profile" if row.kind == Kind.KERNEL_TIME else "timing"
+                gaps.append(f"Unstable {what} in job {row.job_id} ({where}): {row.unstable_words(self._cv_percent)}.")
         # an entry check refuses (SG216) waives nothing, so the README never lists it as waived
         for w in self.spec.get("waivers", []):
             if refusal("waivers", w) is None:

@@ -30,6 +30,7 @@ from ..records.checkpoints import Revisions
 from ..records.keys import FIELDS, MeasurementKey, software_signature
 from ..records.kinds import KERNEL_SHARE_METRIC, PROFILED_TOTAL_GROUP, RESULT_KINDS, Kind, ResultKind, RowShape, metric_of
 from ..records.load import Record
+from ..records.profile_spread import profile_spread_reason
 from ..records.keys import measuring_machine
 
 # A reason that states a coefficient of variation itself ("CV 21.6 % over all samples", collect run's words)
@@ -219,11 +220,18 @@ class Row:
 
     @property
     def unstable(self) -> bool:
-        return bool(self.result.get("unstable", False))
+        """Whether the result is flagged unstable: as its record says, or for a
+        kernel-time result that says nothing, whether its profiled iterations
+        disagree (:func:`~studygen.records.profile_spread.profile_spread_reason`)."""
+        if "unstable" in self.result or self.kind != Kind.KERNEL_TIME:
+            return bool(self.result.get("unstable", False))
+        return profile_spread_reason(self.result) is not None
 
     @property
     def unstable_reason(self) -> str | None:
-        return self.result.get("unstable_reason")
+        if "unstable" in self.result or self.kind != Kind.KERNEL_TIME:
+            return self.result.get("unstable_reason")
+        return profile_spread_reason(self.result)
 
     def unstable_words(self, cv_text) -> str:
         """Why this timing is flagged unstable: the reason its record gives

@@ -24,7 +24,7 @@ measurements in several jobs) group rows by it alike
 
 from __future__ import annotations
 
-from ..records.keys import MeasurementKey, blanking
+from ..records.keys import MeasurementKey, blanking, measured_without_gpu
 from ..records.kinds import Kind
 from .rows import Row
 
@@ -99,12 +99,14 @@ def reported_by_several_jobs(rows) -> dict[tuple, list[Row]]:
 def _signature_of(row: Row) -> tuple:
     method = row.result.get("method") or {}
     major = _trt_major(row) if row.backend == "tensorrt" else None
+    without_gpu = is_host_clock_timer(method.get("timer")) and measured_without_gpu(row.record.provenance)
     flags = []
     for name, trt11, trt10 in TRT_DEFAULTS:
         value = method.get(name)
         if value is None and major is not None:
             value = trt11 if major >= 11 else trt10
-        flags.append(value)
+        # collect run --cpu writes cuda_graph and data_transfers false: settings that run had no GPU to apply
+        flags.append(NO_GPU if without_gpu and name in GPU_ONLY_FLAGS else value)
     # collect run: whether the host waited for each forward (idle-GPU latency) or queued them back to back
     return (row.backend, row.mode, row.metric, *flags, method.get("host_sync"))
 
@@ -242,6 +244,10 @@ CUDA_EVENT_TIMING = "CUDA-event time per forward"
 # The method flags of a timing signature in words, in its order (TRT_DEFAULTS'), from this place in it on.
 FLAG_WORDS = {"cuda_graph": "CUDA graphs", "data_transfers": "data transfers", "spin_wait": "spin-wait"}
 TRT_ONLY_FLAGS = ("spin_wait",)  # settings only TensorRT has: unset for another backend, describe() leaves them out
+# Settings of work on a GPU: a run timed by the host clock on a machine without one (collect run --cpu) has them
+# as NO_GPU in its signature, and describe() leaves them out ("CUDA graphs off" would say a GPU ran without them).
+GPU_ONLY_FLAGS = ("cuda_graph", "data_transfers")
+NO_GPU = "no GPU"
 FIRST_FLAG = 3  # (backend, mode, timing, cuda_graph, data_transfers, spin_wait, host_sync)
 
 
@@ -258,7 +264,9 @@ def describe(signature: tuple, timing_text: str | None = None) -> str:
     flag of :data:`TRT_ONLY_FLAGS` left unset by a stated backend other
     than TensorRT is not named (``PyTorch eager, ..., CUDA graphs off,
     data transfers off``): "spin-wait unknown" would ask about a setting
-    that backend does not have."""
+    that backend does not have. Nor is a flag of :data:`GPU_ONLY_FLAGS`
+    that a run without a GPU could not apply (:data:`NO_GPU`: ``PyTorch
+    eager, end-to-end time``)."""
     backend, mode, timing, *flags, host_sync = signature
     waits = {"per_forward": ", host waits for each forward", "per_repeat": ", forwards queued back to back"}
     backend_words = BACKEND_WORDS.get(backend, backend) if backend else "backend not stated"
@@ -266,7 +274,6 @@ def describe(signature: tuple, timing_text: str | None = None) -> str:
     timing_words = timing_text or (TIMING_WORDS.get(timing, timing) if timing else "timing not stated")
     # spin-wait is a trtexec flag: a stated backend other than TensorRT that leaves it unset has no such setting
     stated = [(name, words, value) for (name, words), value in zip(FLAG_WORDS.items(), flags, strict=True)
-              if not (name in TRT_ONLY_FLAGS and value is None and backend and backend != "tensorrt")]
-    return (f"{backend_words}{mode_words}, {timing_words}, "
-            + ", ".join(f"{words} {flag_state(value)}" for _, words, value in stated)
-            + waits.get(host_sync, ""))
+              if value != NO_GPU and not (name in TRT_ONLY_FLAGS and value is None and backend and backend != "tensorrt")]
+    return ", ".join([f"{backend_words}{mode_words}", timing_words,
+                      *(f"{words} {flag_state(value)}" for _, words, value in stated)]) + waits.get(host_sync, "")

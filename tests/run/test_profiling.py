@@ -144,6 +144,23 @@ def test_kernel_time_result_keeps_each_forward_and_the_launch_configurations():
     assert kernel_time_result(profile, rules)["note"] == profile.launch_note
 
 
+def test_kernel_time_result_flags_forwards_that_disagree():
+    # a user's collect run --cpu profile (tinyres fp32 64x64, job laptop-1): two forwards stalled by the host
+    rules = compile_rules([("conv", "Conv")], source="s.yaml")
+    totals = [0.397784, 0.373937, 7.046788, 22.576559, 0.396467]
+    per_iteration = [[KernelItem("aten::mkldnn_convolution", total, 1)] for total in totals]
+    stalled = Profile(items=[KernelItem("aten::mkldnn_convolution", 6.158307, 1)], profiler=CPU_PROFILER,
+                      scaled_mm_kernels=set(), iterations=5, per_iteration=per_iteration)
+    result = kernel_time_result(stalled, rules)
+    assert result["unstable"] is True
+    assert result["unstable_reason"] == ("the totals of its 5 profiled iterations disagree: forward 4's 22.576559 ms is "
+                                         "60.4 times forward 2's 0.373937 ms (limit 1.5 times)")
+    steady = Profile(items=[KernelItem("aten::mkldnn_convolution", 0.389396, 1)], profiler=CPU_PROFILER,
+                     scaled_mm_kernels=set(), iterations=3, per_iteration=per_iteration[:2] + per_iteration[4:])
+    result = kernel_time_result(steady, rules)
+    assert result["unstable"] is False and "unstable_reason" not in result
+
+
 def test_launch_configurations_are_read_from_a_public_kineto_trace():
     import gzip
     import json

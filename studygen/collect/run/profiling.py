@@ -41,6 +41,7 @@ import tempfile
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from ...records.profile_spread import profile_spread_reason
 from ..kernel_groups import KernelGroupRules, KernelItem, group_times, groups_for_record
 
 
@@ -209,7 +210,8 @@ def kernel_time_result(profile: Profile, rules: KernelGroupRules) -> dict:
     ``rules`` (groups with ms per forward, their largest kernels with their
     launch configurations, total, unclassified) and, when the profile kept
     them, each profiled forward's total and groups (``per_iteration``, labels
-    ``forward 1`` ...; ms)."""
+    ``forward 1`` ...; ms) and whether they disagree (``unstable`` and
+    ``unstable_reason``: :func:`~studygen.records.profile_spread.profile_spread_reason`)."""
     grouped = group_times(profile.items, rules)
     groups = groups_for_record(grouped)
     for group in groups:
@@ -227,6 +229,11 @@ def kernel_time_result(profile: Profile, rules: KernelGroupRules) -> dict:
     if profile.per_iteration:
         result["per_iteration"] = [iteration_entry(f"forward {k}", items, rules)
                                    for k, items in enumerate(profile.per_iteration, 1)]
+        # forwards that disagree (a host stall on a shared machine) are flagged as a latency's samples are
+        reason = profile_spread_reason(result)
+        result["unstable"] = reason is not None
+        if reason:
+            result["unstable_reason"] = reason
     if profile.launch_note:
         result["note"] = profile.launch_note
     return result
