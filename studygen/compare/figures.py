@@ -20,6 +20,10 @@ key's figure is
   the base when the base has that job, else from the base's figure (the
   median over the base's jobs). Head jobs are never pooled into a median: a
   re-run 55 % slower beside an unchanged job moved 55 %, not half of it.
+  A job new beside base jobs that stay moved nothing: its distance from the
+  base shows how jobs differ, held to the base's job-to-job spread, a declared
+  source or the tolerance, never to one job's repeats; with none of them, a
+  **new job**, its distance given, judged neither way (check's SG203 is).
 - **re-keyed** (not a verdict of its own: :mod:`studygen.compare.rekey`)
   when one job gives the same value under a base key and a head key that
   differ only in the fields its provenance sets (GPU, software versions,
@@ -74,12 +78,15 @@ WITHIN = "within spread"
 BEYOND = "beyond spread"
 NEW = "new"
 REMOVED = "removed"
+NEW_JOB = "new job"
 # Verdicts in the order a report lists them: what needs a look first.
-VERDICT_ORDER = (BEYOND, WITHIN, NEW, REMOVED, UNCHANGED)
+VERDICT_ORDER = (BEYOND, WITHIN, NEW_JOB, NEW, REMOVED, UNCHANGED)
 
 DECLARED = "declared"
 TOLERANCE = "tolerance"
 TIMER = "timer resolution"
+# what bounds how far jobs differ: a new job is held to these alone (the timer step beside them, never alone)
+_ACROSS_JOBS = frozenset({JOBS, DECLARED, TOLERANCE})
 _EPSILON = 1e-9  # relative: two floats this close are one value (a value read back through JSON)
 
 
@@ -294,11 +301,10 @@ def _compare_key(key: tuple[str, str], what: str, base, old_rows: list, new_rows
         verdict = NEW if not old_rows else REMOVED if not new_rows else UNCHANGED
         return FigureChange(key[0], what, _unit(some), verdict, *shown, _median(old_rows), _median(new_rows),
                             None, None, None, _place(some), decimals)
-    farthest = max(job_moves(old_rows, new_rows), key=lambda move: move.distance)  # the first of equal moves
     allowances = allowances_of(base, old_rows, new_rows)
-    widest = max(allowances, key=lambda a: a.width) if allowances else None
-    scale = max(abs(farthest.old or 0.0), abs(farthest.new or 0.0), 1.0)
-    within = farthest.distance <= (widest.width if widest else 0.0) + _EPSILON * scale
+    # the base jobs the head has again; none: the head's jobs stand for the base's (each moved from its median)
+    returning = {_job(row) for row in old_rows} & (head_jobs := {_job(row) for row in new_rows}) or head_jobs
+    verdict, farthest, widest = _judged(job_moves(old_rows, new_rows), allowances, returning)
     delta = farthest.new - farthest.old if farthest.old is not None and farthest.new is not None else None
     factor = POINTS_PER_UNIT.get(_unit(some)) if _is_quality(some) else None  # AP points per unit; None: no points
     relative = delta / farthest.old if delta is not None and farthest.old and factor is None else None
@@ -307,8 +313,29 @@ def _compare_key(key: tuple[str, str], what: str, base, old_rows: list, new_rows
     delta_shown = None
     if delta is not None:
         shown, delta_shown = _printed_move(farthest, old_rows, new_rows)
-    return FigureChange(key[0], what, _unit(some), WITHIN if within else BEYOND, *shown, farthest.old, farthest.new,
+    return FigureChange(key[0], what, _unit(some), verdict, *shown, farthest.old, farthest.new,
                         delta, relative, widest, _place(moved), decimals, farthest.job, points, delta_shown=delta_shown)
+
+
+def _judged(moves: list[JobMove], allowances: list[Allowance], staying: set[str]) -> tuple[str, JobMove, Allowance | None]:
+    """``(verdict, the move it is given for, its allowance)``: the farthest move beyond its allowance, else the
+    farthest held to one; a ``staying`` base job's held to every allowance, a new job's to :data:`_ACROSS_JOBS`.
+    :data:`NEW_JOB` when only new jobs moved and nothing bounds jobs (the widest allowance shown, not applied)."""
+    across = [a for a in allowances if a.source in _ACROSS_JOBS]
+    across += [a for a in allowances if a.source == TIMER] if across else []
+    held = [(move, allowances if move.job in staying else across) for move in moves]
+    held = [(move, max(some, key=lambda a: a.width) if some else None) for move, some in held
+            if some or move.job in staying]  # a new job with nothing that bounds jobs is judged neither way
+
+    def beyond(move, widest):
+        scale = max(abs(move.old or 0.0), abs(move.new or 0.0), 1.0)
+        return move.distance > (widest.width if widest else 0.0) + _EPSILON * scale
+
+    first = max(held, key=lambda pair: (beyond(*pair), pair[0].distance), default=None)  # the first of equal moves
+    if first is None or (first[0].distance == 0 and not beyond(*first) and len(held) < len(moves)):
+        return NEW_JOB, max((m for m in moves if m.job not in staying), key=lambda m: m.distance), \
+            max(allowances, key=lambda a: a.width) if allowances else None
+    return BEYOND if beyond(*first) else WITHIN, *first
 
 
 def _printed_move(farthest: JobMove, old_rows: list, new_rows: list) -> tuple[tuple, str]:

@@ -64,7 +64,7 @@ from ..records.kinds import POINTS_PER_UNIT
 from ..render.rows import unit_suffix
 from ..render.escaping import escape_name
 from . import FamilyChanges, FindingChange, ProvenanceChange, Regrouping, Unreadable
-from .figures import BEYOND, NEW, REMOVED, UNCHANGED, VERDICT_ORDER, WITHIN, FigureChange
+from .figures import BEYOND, NEW, NEW_JOB, REMOVED, UNCHANGED, VERDICT_ORDER, WITHIN, FigureChange
 from .sentences import SentenceChange
 
 FAIL_ON = ("beyond-spread", "verdict", "never")
@@ -159,7 +159,10 @@ def summary_line(report: Report) -> str:
              _count(counts["verdict changes"], "verdict change", "verdict changes"),
              # named only when there are any: what check will fail on, beside what the figures did
              *([_count(errors, "new error finding", "new error findings")] if errors else [])]
-    rest = [f"{counts[WITHIN]} within spread", f"{counts[NEW]} new", f"{counts[REMOVED]} removed",
+    rest = [f"{counts[WITHIN]} within spread",
+            # named only when there are any: a job joined beside unchanged ones, held to nothing that bounds jobs
+            *([_count(counts[NEW_JOB], "figure with a new job", "figures with a new job")] if counts[NEW_JOB] else []),
+            f"{counts[NEW]} new", f"{counts[REMOVED]} removed",
             f"{counts[UNCHANGED]} unchanged",
             # named only when there are any: a re-keyed figure is none of the others
             *([f"{counts['re-keyed']} re-keyed ({_count(counts['provenance changes'], 'job', 'jobs')} "
@@ -202,7 +205,8 @@ def change_text(change: FigureChange) -> str:
     (its digits less those the points' factor takes: 0.4644 AP moves in
     hundredths of a point); at the digits that make it read as the new
     value minus the old as the line prints them (``delta_shown``); with several head jobs, the job it is given for
-    (``…, job b moved most``); '' when there is no single value on both sides."""
+    (``…, job b moved most``); a job the base lacks is new, not moved, its change one from the base's figure
+    (``job c is new, +0.005 ms, +0.86 % from the base``); '' when there is no single value on both sides."""
     if change.delta is None:
         return ""
     # the change as the line's values print it (FigureChange.delta_shown), else at the figure's digits
@@ -218,6 +222,8 @@ def change_text(change: FigureChange) -> str:
         text = f"{format_number(shown if shown is not None else change.delta, digits, sign=True)}{unit_suffix(change.unit)}"
     if change.relative is not None:
         text += f", {format_number(100 * change.relative, RELATIVE_DECIMALS, sign=True)} %"
+    if change.farthest and change.old_jobs and change.farthest not in change.old_jobs:
+        return f"job {change.farthest} is new, {text} from the base"
     if len(change.new_jobs) > 1 and change.farthest:
         text += f", job {change.farthest} moved most"
     return text
@@ -234,7 +240,7 @@ def change_size(change: FigureChange) -> float:
 
 def spread_text(change: FigureChange) -> str:
     """The spread a changed figure was held to, or why none holds it."""
-    if change.verdict not in (WITHIN, BEYOND):
+    if change.verdict not in (WITHIN, BEYOND, NEW_JOB):
         return ""
     if change.spread is None:
         return "no spread measured (no repeats, profiled iterations, compilations or other jobs) and no tolerance"
@@ -260,6 +266,9 @@ def figure_line(change: FigureChange) -> str:
     moved = change_text(change)
     line = (f"{change.what}: {values_text(change.old, change.old_jobs, change.unit)} -> "
             f"{values_text(change.new, change.new_jobs, change.unit)}{f' ({moved})' if moved else ''}")
+    if change.verdict == NEW_JOB:  # how far jobs differ: the base bounds only one job's scatter, if anything
+        held = f" ({spread_text(change)} bounds one job's scatter)" if change.spread else ""
+        return f"{line}; no spread between jobs or tolerance in base to hold a new job to{held}"
     spread = spread_text(change)
     if change.spread is None:
         return f"{line}; {spread}" if spread else line

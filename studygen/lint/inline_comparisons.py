@@ -23,6 +23,13 @@ whose each is, as writers list such a pair in either order:
   tables that differ in the GPU too, some of them and none of the other
   cell's, on both sides).
 
+A pair after a comma or colon that ends the reference's clause ("bf16 is
+faster than fp32 at both shapes, 0.562 ms against 0.32 ms at 64x64 and 0.772
+ms against 0.519 ms at 128x128") is written in the clause's order, the
+subject's figure first, unless a place phrase or the tables tell otherwise;
+each pair "and" joins is read, and a clause that hedges the comparison ("was
+expected to be faster") is not.
+
 SG212's reading of a study file's prose (:func:`compared_operands` with
 ``ordered`` False) takes such a pair as printed: it asks only how each
 figure was timed.
@@ -91,9 +98,17 @@ _SUBJECT_GAP_RE = lazy_compile(r"\s*\)?\s*(?:[A-Za-z][\w-]*\s+){0,2}$")
 _FIGURE_OPENING_RE = lazy_compile(r"(?:\(|\b(?:at|with|takes|took|in))\s*$", re.IGNORECASE)
 _REACH = 40  # characters of the reference's name between "than" and its figure
 HINT = "swap the two names or the comparative, or recompute the figures the sentence compares"
-# where the pair after the clause opens: a parenthesis, or "with" ("... faster than fp16 with 2.45 ms against 2.10
-# ms", closed by the sentence's end or a stop), the figures right after it
-_PAIR_OPENING_RE = lazy_compile(r"\(|\bwith\b ?", re.IGNORECASE)
+# where the pair after the clause opens: a parenthesis, "with" ("... faster than fp16 with 2.45 ms against 2.10
+# ms", closed by the sentence's end or a stop), or a comma or colon ending the reference's clause ("... faster than
+# fp32 at both shapes, 0.562 ms against 0.32 ms"), the figures right after it
+_PAIR_OPENING_RE = lazy_compile(r"\(|\bwith\b ?|[,:]", re.IGNORECASE)
+# after a comma or colon, the next pair of the same comparison ("0.562 ms against 0.32 ms at 64x64 and 0.772 ms
+# against 0.519 ms at 128x128")
+_NEXT_PAIR_RE = lazy_compile(r"\s*,?\s*and\s", re.IGNORECASE)
+# a comparison the clause before the comparative hedges ("bf16 was expected to be faster than fp32, 0.562 ms against
+# 0.32 ms"): what was hoped or supposed, which its figures may well disprove, is no claim of the writer's
+_HEDGED_RE = lazy_compile(r"\b(?:expect\w*|hop(?:e|es|ed|ing)|should|would|could|might|may|if|whether|predict\w*|"
+                          r"suppos\w*|assum\w*|(?:un)?likely|claim\w*|thought|believed)\b", re.IGNORECASE)
 _PAIR_GAP_RE = lazy_compile(r"\s*(?:vs\.?|versus|against|compared\s+(?:to|with)|and)\s*", re.IGNORECASE)
 _ARTICLES = frozenset({"the", "a", "an"})  # no words of a place phrase that name a side
 _CELLS = 8  # cells printing one figure that are tried for its owner (a figure printed more often names no one cell)
@@ -173,7 +188,7 @@ def _comparisons(document: Document, sentence: Sentence, ordered: bool = True):
     """``(match, subject, reference)`` of each comparative of the sentence that prints a figure beside each of
     its two names (or both in a parenthesis whose place phrases or a table order it), not denied: ``match`` the
     comparative's match. ``ordered`` False: a pair after the clause is read whoever owns which, its figures as
-    printed (:func:`_pair_after_clause`)."""
+    printed (:func:`_pairs_after_clause`)."""
     text = sentence.block.text
     figures = [t.figure for t in sentence.tokens if t.figure is not None]
     subject_of_sentence = None
@@ -183,13 +198,12 @@ def _comparisons(document: Document, sentence: Sentence, ordered: bool = True):
             continue  # "more accurate than": the figures may measure something the word turns around
         if _DENIED_RE.search(text, sentence.start, match.start()):
             continue
-        operands = _beside_names(text, figures, match.start(), match.end(), subject_of_sentence) or \
-            _pair_after_clause(document, sentence, figures, match.start(), match.end(), ordered)
-        if operands is None:
-            continue
-        subject, reference = operands
-        subject_of_sentence = subject_of_sentence or subject
-        yield match, subject, reference
+        beside = _beside_names(text, figures, match.start(), match.end(), subject_of_sentence)
+        pairs = [beside] if beside else _pairs_after_clause(document, sentence, figures, match.start(), match.end(),
+                                                            ordered)
+        for subject, reference in pairs:
+            subject_of_sentence = subject_of_sentence or subject
+            yield match, subject, reference
     for match in _COLON_COMPARATIVE_RE.finditer(text, sentence.start, sentence.end):
         if _reads_as_comparison(text, sentence, match):
             operands = _pair_after_colon(text, sentence, figures, match, ordered)
@@ -212,7 +226,7 @@ def _pair_after_colon(text: str, sentence: Sentence, figures: list[Figure], matc
     the colon, joined by "against", "vs" or the like, each maybe with a place phrase. The subject is the clause
     before the comparative; a place phrase whose words that clause holds names the subject's figure, one naming
     something else the reference's. None when no phrase tells whose each is (writers list a pair either way).
-    ``ordered`` False: the two as printed (as :func:`_pair_after_clause`)."""
+    ``ordered`` False: the two as printed (as :func:`_pairs_after_clause`)."""
     after = [f for f in figures if f.start > match.end()]
     if len(after) < 2 or text[match.end():after[0].start].strip():
         return None
@@ -283,34 +297,52 @@ def compared_operands(document: Document, sentence: Sentence, ordered: bool = Tr
     return found
 
 
-def _pair_after_clause(document: Document, sentence: Sentence, figures: list[Figure], start: int, end: int,
-                       ordered: bool = True) -> tuple[Figure, Figure] | None:
+def _pairs_after_clause(document: Document, sentence: Sentence, figures: list[Figure], start: int, end: int,
+                        ordered: bool = True) -> list[tuple[Figure, Figure]]:
     """(subject, reference) of "the H100 is slower than the RTX 3090 (0.03613 ms against 0.04395 ms)": the two
-    figures of the parenthesis right after the reference's name; None when the parenthesis holds no such pair or
+    figures of the parenthesis right after the reference's name; none when the parenthesis holds no such pair or
     nothing tells which is whose. The pair may follow "with" instead ("... faster than the RTX 3090 with 0.03613 ms
     against 0.04395 ms"), read alike, and either figure may carry a place phrase ("0.2754 ms on the RTX 3080
     against 1.398 ms on the RTX 3070"). Whose each figure is: the place phrases where they name one side
-    (:func:`_placed_owners`), else the table cells that print them (:func:`_cell_owners`). ``ordered`` False:
-    the two as printed, whoever owns which (SG212 asks only how each was timed)."""
+    (:func:`_placed_owners`), else the table cells that print them (:func:`_cell_owners`).
+
+    After a comma or colon that ends the reference's clause ("it is faster than fp32 at both shapes, 0.562 ms
+    against 0.32 ms at 64x64 and 0.772 ms against 0.519 ms at 128x128") the pair is written in the clause's order,
+    the subject's figure first, where neither tells otherwise; more pairs joined by "and" are the same
+    comparison's, each read alike. A clause that hedges the comparison ("was expected to be faster") is not read.
+    ``ordered`` False: the two as printed, whoever owns which (SG212 asks only how each was timed)."""
     text = sentence.block.text
     for opened in _PAIR_OPENING_RE.finditer(text, end, min(sentence.end, end + _REACH)):
         if any(c in text[end:opened.start()] for c in ";,"):
-            return None
-        inside = _pair_opened(text, sentence, figures, opened)
+            return []
+        inside = _pair_opened(text, sentence, figures, opened.end() - 1, opened.group(0))
         if inside is not None:
             break
     else:
-        return None
-    first, second, places = inside
-    if not (measured(second) and first.unit in (None, second.unit)):
-        return None
+        return []
+    lead = opened.group(0)
+    pairs = [inside[:3]]
+    while lead in ",:" and (joined := _NEXT_PAIR_RE.match(text, inside[3], sentence.end)) is not None and \
+            (inside := _pair_opened(text, sentence, figures, joined.end() - 1, lead)) is not None:
+        pairs.append(inside[:3])
+    pairs = [(first, second, places) for first, second, places in pairs
+             if measured(second) and first.unit in (None, second.unit)]
     if not ordered:
-        return first, second
+        return [(first, second) for first, second, _ in pairs]
     # the subject's words: its own clause ("As on the A100, fp16 is faster ...": "fp16", not "A100")
-    clause_start = max(text.rfind(c, sentence.start, start) for c in ",;:") + 1
-    subject_words, reference_words = text[max(sentence.start, clause_start):start], text[end:opened.start()]
-    return _placed_owners(subject_words, reference_words, first, second, places) or \
-        _cell_owners(document, subject_words, reference_words, first, second)
+    clause_start = max(sentence.start, max(text.rfind(c, sentence.start, start) for c in ",;:") + 1)
+    if lead in ",:" and _HEDGED_RE.search(text, clause_start, start):
+        return []
+    subject_words, reference_words = text[clause_start:start], text[end:opened.start()]
+    found = []
+    for first, second, places in pairs:
+        owners = _placed_owners(subject_words, reference_words, first, second, places) or \
+            _cell_owners(document, subject_words, reference_words, first, second)
+        if owners is None and lead in ",:":
+            owners = first, second  # nothing tells otherwise: the clause's order
+        if owners is not None:
+            found.append(owners)
+    return found
 
 
 def _placed_owners(subject_words: str, reference_words: str, first: Figure, second: Figure,
@@ -364,14 +396,16 @@ def _names_only(said: frozenset[str], own: frozenset[str], other: frozenset[str]
     return not said.isdisjoint(own) and said.isdisjoint(other)
 
 
-def _pair_opened(text: str, sentence: Sentence, figures: list[Figure],
-                 opened: re.Match) -> tuple[Figure, Figure, tuple[str, str]] | None:
-    """``(first, second, places)`` of the two figures right after ``opened`` (a parenthesis, or "with"), joined by
-    "against", "vs" or the like, that end the parenthesis or (after "with") the sentence or its clause; each may
-    carry a place phrase (:func:`~.operand_pairs.placed_gap`; the second's, :func:`~.operand_pairs.place_after`,
-    only after the first's), whose words ``places`` holds ("" where none) and whose whole numbers are names, not
-    figures. None when no such pair."""
-    opening = opened.end() - 1
+def _pair_opened(text: str, sentence: Sentence, figures: list[Figure], opening: int,
+                 lead: str) -> tuple[Figure, Figure, tuple[str, str], int] | None:
+    """``(first, second, places, closed)`` of the two figures right after ``text[opening]`` (``lead``, the text
+    that opens them: a parenthesis, "with", a comma or a colon), joined by "against", "vs" or the like, that end
+    the parenthesis or (after "with") the sentence or its clause; after a comma or colon also a clause that "and"
+    joins, and a place phrase after the second figure alone ("0.562 ms against 0.32 ms at 64x64") is both
+    figures'. Each may carry a place phrase (:func:`~.operand_pairs.placed_gap`; the second's,
+    :func:`~.operand_pairs.place_after`, only after the first's), whose words ``places`` holds ("" where none) and
+    whose whole numbers are names, not figures; ``closed`` where the pair and its phrases end. None when no such
+    pair."""
     after = [f for f in figures if f.start > opening]
     if len(after) < 2 or text[opening + 1:after[0].start].strip():
         return None
@@ -384,15 +418,22 @@ def _pair_opened(text: str, sentence: Sentence, figures: list[Figure],
     if first_place is None:
         if second is not after[1] or not _PAIR_GAP_RE.fullmatch(text, first.end, second.start):
             return None
+        if lead in ",:" and text[first.end:second.start].strip().lower() == "and":
+            return None  # after a comma "A and B" lists two figures, it compares none
         # a phrase after the second figure alone ("0.03613 against 0.04395 ms at batch 1") may be both figures'
-        closed, places = second.end, ("", "")
+        closed = place_after(text, second.end, sentence.end)[0] if lead in ",:" else second.end
+        places = ("", "")
     else:
         closed, second_place = place_after(text, second.end, sentence.end)
         places = (first_place, second_place)
-    if any(not is_label_number(f) for f in after if second.end < f.start < closed) or \
-            (text[closed:sentence.end].lstrip()[:1] or ".") not in (")" if opened.group(0) == "(" else ").,;:"):
+    rest = text[closed:sentence.end].lstrip()
+    if lead == "(":
+        ends = (rest[:1] or ".") in ")"
+    else:
+        ends = (rest[:1] or ".") in ").,;:" or (lead in ",:" and _NEXT_PAIR_RE.match(text, closed) is not None)
+    if any(not is_label_number(f) for f in after if second.end < f.start < closed) or not ends:
         return None
-    return first, second, places
+    return first, second, places, closed
 
 
 def _cells_printing(document: Document, figure: Figure) -> list[frozenset[str]]:

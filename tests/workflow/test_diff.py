@@ -218,7 +218,7 @@ def test_a_new_job_is_judged_on_its_own_move_and_an_ap_change_reads_in_points(tm
     a_line = line_of(repo / "measurements" / "toy" / "a.json", '"value": 0.46', 0)
     # c moved from the base's median 10.1 to 15.5: +5.4 ms, +53.47 %, past the base's two jobs' 0.2 ms
     assert ("  beyond spread: fp16 median GPU compute time, 800 x 800, engine, H200: 10.0, 10.2 ms (jobs a, b) -> "
-            "10.0, 10.2, 15.5 ms (jobs a, b, c) (+5.4 ms, +53.47 %, job c moved most); more than 0.2 ms spread of "
+            "10.0, 10.2, 15.5 ms (jobs a, b, c) (job c is new, +5.4 ms, +53.47 % from the base); more than 0.2 ms spread of "
             f"2 jobs in base (10.0 to 10.2 ms) [measurements/toy/c.json:{c_line}]") in lines
     # job a's AP: 0.4644 -> 0.46 is -0.44 points, within the base's tolerance 0.01 AP, which is 1 point
     assert ("  within spread: fp16 AP coco, engine, H200, val-8: 0.4644, 0.4644 (jobs a, b) -> 0.46, 0.4644 (jobs a, b) "
