@@ -30,7 +30,16 @@ Prints the figures against the targets of issues 7, 11 and 25:
 - doubling the records costs at most 2.2x the time;
 - ``studygen --help`` in <= 0.3 s (lazy imports).
 
-Last measured at the default scale (2026-12-05, ``--repeat 3``, the machine
+Last measured at the default scale (main 8e897c0, 2026-12-05, ``--repeat
+3``, load average 0.9-1.2 after the session's work): 10,000 records 1.01 s
+with worker processes, 5.4x the floor (18.8 us a record), one process 1.76 s
+(9.4x); 20,000 records 2.03 s (5.3x), one process 3.88 s (10.1x); doubling
+2.01x. Target 5x: missed. The session's start (436ef6a) measured against it
+on one kept 20 x 500-record project, interleaved, one process: 1.67-1.72 s
+against 1.61-1.83 s for 8e897c0: no change beyond the spread between runs;
+the figures below came from quieter hours of the machine.
+
+Measured before at the default scale (2026-12-05, ``--repeat 3``, the machine
 otherwise idle): on 2841ae5, load average 0.7-1.1, the floor 18.7-18.9 us a
 record; 10,000 records with workers 0.90 s (4.8x: met), CPU 1.67 s (8.9x),
 one process 1.61 s (8.5x); 20,000 records 1.65 s (4.4x: met), CPU 3.16 s
