@@ -70,6 +70,7 @@ from .figures import (RATE_UNITS, RATIO_UNITS, Figure, Range, commensurable_unit
 from .repeat_ranges import axis_named, repeats_spanned, rows_are
 from .range_quantity import clause_kind, holds_quantity
 from .range_rows import band_rows, baseline_rows, is_band
+from .range_width import loose_range
 from .restriction import sweep_end_rows
 from .rounding import covers, hedged_range
 from .series_index import SectionSeries
@@ -203,7 +204,8 @@ def check(document: Document) -> list[Finding]:
                     rng = _with_heading_unit(block, rng)
                 if rng.kind != "range" or rng.unit is None:
                     continue
-                finding = _check_range(document, index, block, sentence, hedged_range(block.text, rng))  # "about 50-60 ms"
+                read = hedged_range(block.text, rng)  # "about 50-60 ms"
+                finding = _check_range(document, index, block, sentence, read, exact=read is rng)
                 if finding is not None:
                     findings.append(finding)
     # a headline claims as much as a paragraph ("... 2x faster with 80% less memory")
@@ -250,7 +252,8 @@ def _siblings(sentence: Sentence, rng: Range) -> Siblings:
     return Siblings(figures, ranges, rng)
 
 
-def _check_range(document: Document, index: _ValueIndex, block: Block, sentence: Sentence, rng: Range) -> Finding | None:
+def _check_range(document: Document, index: _ValueIndex, block: Block, sentence: Sentence, rng: Range,
+                 exact: bool = False) -> Finding | None:
     if is_band(sentence, rng):
         return None  # it selects the rows another range of the sentence summarises
     candidates: list[Candidate] = []
@@ -267,7 +270,7 @@ def _check_range(document: Document, index: _ValueIndex, block: Block, sentence:
     noun = repeats_spanned(sentence.text, rng.start - sentence.start, rng.end - sentence.start)
     if noun is not None:  # a range over repeats summarises only a table whose rows are those repeats
         candidates = [c for c in candidates if rows_are(c.table, noun) or axis_named(c.table, sentence.text)]
-    return _verdict(document, sentence, rng, candidates)
+    return _verdict(document, sentence, rng, candidates, exact)
 
 
 def _scan(document: Document, index: _ValueIndex, block: Block, sentence: Sentence, rng: Range, candidates) -> bool:
@@ -285,12 +288,14 @@ def _scan(document: Document, index: _ValueIndex, block: Block, sentence: Senten
     return False
 
 
-def _verdict(document: Document, sentence: Sentence, rng: Range, candidates: list[Candidate]) -> Finding | None:
+def _verdict(document: Document, sentence: Sentence, rng: Range, candidates: list[Candidate], exact: bool = False) -> Finding | None:
     """The finding for the best uncovered candidate, unless a covered one is
-    as plausible (same tier: both endpoints found, a shared header word)."""
+    as plausible (same tier: both endpoints found, a shared header word);
+    with every candidate covered, an unhedged (``exact``) range wider than
+    all rows of its column (:mod:`studygen.lint.range_width`)."""
     uncovered = [c for c in candidates if not c.covered and c.reportable]
     if not uncovered:
-        return None
+        return loose_range(document.path, sentence, rng, candidates, CODE) if exact and candidates else None
     best = max(uncovered, key=Candidate.rank)
     if any(c.covered and c.tier >= best.tier for c in candidates):
         return None

@@ -1,0 +1,85 @@
+"""SG101's second reading: a prose range wider than every row it summarises.
+
+SG101 reports a range that leaves rows out. A range can also cover every row
+and still misstate them: "speedups of 1.2-3.0x" over rows that run 1.31 to
+2.08x names two extremes that no row reaches. This module reports such a
+range when all of these hold, so that a loose but honest bound stays silent:
+
+- the column is the range's best covered candidate, in the range's own
+  section and tied to its sentence by a header or heading word, and no
+  column of any tier holds either endpoint (a range whose end is a row's
+  figure summarises that column, not this one);
+- neither endpoint rounds to a row's value at its printed digits, so both
+  ends lie beyond the rows;
+- the range is printed with decimals, at most one fewer than the rows
+  ("1.2-3.0x" over ``1.31x`` cells claims extremes; "2-6%" over ``2.62%``
+  is a round bound), and one end lies more than 5 % beyond its nearest row
+  ("1.30-2.10x" over rows up to 2.08x is a rounding);
+- no hedge stands before it ("about", "~": :func:`.rounding.hedged_range`)
+  and no bound word ("within", "under", "target", "budget") frames it as a
+  limit the rows stay inside.
+
+Inputs are :class:`studygen.lint.sg101_range_coverage.Candidate` objects (read
+by attribute: this module sits below that one); the output is one
+:class:`~studygen.findings.Finding` or None.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..findings import Finding
+from ..numbers import format_number
+from ..patterns import lazy_compile
+from .figures import Range, with_unit
+
+# words that make a range a limit the rows stay inside, not the rows' extremes
+_BOUND_BEFORE_RE = lazy_compile(
+    r"\b(?:within|inside|under|below|above|beneath|band|bands|bounds?|bounded|target(?:s|ed)?|budget|limits?|thresholds?|"
+    r"envelope|window|expected|expect|spec|tolerance)\b[^.;:]{0,24}$",
+    re.IGNORECASE,
+)
+
+
+def loose_range(path: str, sentence, rng: Range, candidates: list, code: str) -> Finding | None:
+    """The finding for ``rng`` when it is wider than every row of the
+    column it summarises (module docstring), else None. ``candidates`` are
+    the range's evaluated columns, every reportable one covered."""
+    if any(c.found for c in candidates):
+        return None
+    tied = [c for c in candidates if c.covered and c.reportable and c.same_section and c.overlap]
+    if not tied:
+        return None
+    best = max(tied, key=lambda c: c.rank())
+    reading = best.reading or rng
+    before = sentence.text[: max(0, rng.start - sentence.start)]
+    if _BOUND_BEFORE_RE.search(before[-48:]):
+        return None
+    entries = best.make_entries()
+    if len(entries) < 2:
+        return None
+    finest_row = max(e.decimals for e in entries)
+    printed = min(reading.lo.decimals, reading.hi.decimals)
+    if printed < 1 or printed < finest_row - 1:
+        return None  # a round bound ("2-6%") over finer rows
+    low = min(entries, key=lambda e: e.value)
+    high = max(entries, key=lambda e: e.value)
+    if not (_misses(low.value, reading.lo.value) or _misses(high.value, reading.hi.value)):
+        return None  # both ends near the rows: a rounding, not a misstatement
+    rows = with_unit(f"{format_number(low.value, low.decimals)} to {format_number(high.value, high.decimals)}", reading.unit)
+    message = (
+        f"range {rng.text} is wider than every row of {best.description} in the table at line {best.table.line}: "
+        f"its {len(entries)} rows run {rows} ('{low.row.label or f'line {low.row.line}'}' to "
+        f"'{high.row.label or f'line {high.row.line}'}')"
+    )
+    hint = f"narrow the range to {rows}, or word it as a bound the rows stay within"
+    return Finding(code, message, path, sentence.line_at(rng.start), hint=hint)
+
+
+def _misses(row: float, end: float) -> bool:
+    """True when the range's ``end`` lies more than 5 % beyond the nearest
+    row's value (2.10 for a largest row of 2.08 is near, 3.0 is not)."""
+    return abs(end - row) > 0.05 * max(abs(row), 1e-12)
+
+
+__all__ = ["loose_range"]
