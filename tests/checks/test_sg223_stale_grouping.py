@@ -6,10 +6,10 @@ study file's rules, as ``collect trtexec`` notes it."""
 
 from __future__ import annotations
 
-from studygen.checks import CheckContext, sg210_kernel_coverage, sg223_stale_grouping
+from studygen.checks import CheckContext, kernel_rule_use, sg210_kernel_coverage, sg223_stale_grouping
 from studygen.findings import ERROR, WARNING
 
-from .studies import kernel_time, load, record, spec
+from .studies import collected_provenance, kernel_time, load, record, spec
 
 RULES = [{"pattern": "^node_conv", "group": "convolution"},
          {"pattern": "node_linear", "group": "linear"},
@@ -88,8 +88,10 @@ def test_built_in_rules_against_the_study_files_own(tmp_path):
     study = _study(tmp_path, RULES, note=builtin)
     (finding,) = sg223_stale_grouping.check(CheckContext(study))
     assert finding.pointer == "/results/0"
-    assert "its note says it was grouped by studygen's built-in rules, and the study file now gives rules" in \
-        finding.message
+    assert finding.message == (
+        "the kernel times of job prof, fp16 at 800x1067 were grouped by other rules than the study file's "
+        "kernel_groups: its note says it was grouped by studygen's built-in rules, and the study file now gives rules "
+        "of its own (kernel_groups); the README shows the groups the record holds")
     # without rules of its own the built-in ones apply: a record collected by them is not compared
     plain = load(tmp_path / "b", records=[record("prof", [profile(AS_COLLECTED, note=builtin)])])
     assert sg223_stale_grouping.check(CheckContext(plain)) == []
@@ -145,8 +147,6 @@ def test_a_rule_whose_group_lists_only_its_largest_kernels_is_not_named(tmp_path
 
 def test_a_collect_run_record_is_told_to_time_a_new_job(tmp_path):
     # trial s21: the hint said to collect again with --replace, an option collect run does not have
-    from .studies import collected_provenance
-
     provenance = collected_provenance()
     provenance["collector"] = {"name": "studygen collect run", "version": "0.1.0"}
     renamed = [*RULES[:2], {"pattern": "max_pool", "group": "pool"}]
@@ -156,3 +156,107 @@ def test_a_collect_run_record_is_told_to_time_a_new_job(tmp_path):
     assert finding.hint == ("collect run keeps no trace to group again: time the job anew under the study file's "
                             "kernel_groups (collect run --job NEW, then remove job laptop-1's record), then render; or "
                             "put the rules back as they were")
+
+
+RENAMED = [*RULES[:2], {"pattern": "max_pool", "group": "pool"}]
+
+
+def run_provenance() -> dict:
+    """A record's provenance as collect run writes it (that collector notes no rules in its results)."""
+    return collected_provenance(collector={"name": "studygen collect run", "version": "0.1.0"})
+
+
+def unnoted(groups) -> dict:
+    result = profile(groups)
+    del result["note"]
+    return result
+
+
+def test_a_collect_run_result_is_compared_without_a_note_naming_its_rules(tmp_path):
+    study = load(tmp_path, study=spec(kernel_groups=RENAMED),
+                 records=[record("laptop-1", [unnoted(AS_COLLECTED)], run_provenance())])
+    (finding,) = sg223_stale_grouping.check(CheckContext(study))
+    assert finding.pointer == "/results/0/groups/2/group"
+    assert finding.hint.startswith("collect run keeps no trace to group again")
+    # the same unnoted result from another collector was not grouped by any rules: nothing to hold against them
+    other = load(tmp_path / "b", study=spec(kernel_groups=RENAMED), records=[record("laptop-1", [unnoted(AS_COLLECTED)])])
+    assert sg223_stale_grouping.check(CheckContext(other)) == []
+
+
+def test_without_rules_of_its_own_a_collect_run_result_is_passed_over_and_the_next_one_checked(tmp_path):
+    # laptop-1 (collect run) sorts before prof, whose note names study-file rules the study no longer gives
+    study = load(tmp_path, records=[record("laptop-1", [unnoted(AS_COLLECTED)], run_provenance()),
+                                    record("prof", [profile(AS_COLLECTED)])])
+    (finding,) = sg223_stale_grouping.check(CheckContext(study))
+    assert (finding.file, finding.pointer) == ("measurements/toy/prof.json", "/results/0")
+
+
+def test_a_result_that_agrees_does_not_end_the_search_and_a_shapeless_one_is_named_by_its_variant(tmp_path):
+    agrees = profile({"convolution": AS_COLLECTED["convolution"], "pool": AS_COLLECTED["pooling"]}, shape="64x64")
+    stale = profile(AS_COLLECTED)
+    del stale["shape"], stale["source_locator"]
+    study = load(tmp_path, study=spec(kernel_groups=RENAMED), records=[record("prof", [agrees, stale])])
+    (finding,) = sg223_stale_grouping.check(CheckContext(study))
+    assert finding.pointer == "/results/1/groups/2/group"
+    assert finding.message.startswith("the kernel times of job prof, fp16 were grouped by other rules")
+    # no source_locator: the hint names no file
+    assert finding.hint == ('collect the profile again with --replace "REASON" so that the study file\'s kernel_groups '
+                            "group it (rules apply only when a profile is collected), then render; or put the rules back "
+                            "as they were")
+
+
+def test_differences_past_the_third_are_counted(tmp_path):
+    # every group renamed: three groups no rule names and four layers the rules put elsewhere
+    renamed_all = [{"pattern": "^node_conv", "group": "conv"}, {"pattern": "node_linear", "group": "fc"},
+                   {"pattern": "max_pool", "group": "pool"}]
+    (finding,) = sg223_stale_grouping.check(CheckContext(_study(tmp_path, renamed_all)))
+    assert finding.message == (
+        "the kernel times of job prof, fp16 at 800x1067 were grouped by other rules than the study file's "
+        "kernel_groups: it holds group 'convolution', which no rule names; 'node_conv2d_myl0_1' in group "
+        "'convolution', which the rules put in 'conv'; group 'linear', which no rule names; 4 more; the README shows "
+        "the groups the record holds")
+    assert finding.hint == ('collect the profile (run.log) again with --replace "REASON" so that the study file\'s '
+                            "kernel_groups group it (rules apply only when a profile is collected), then render; or put "
+                            "the rules back as they were")
+
+
+def _rules_and_result(tmp_path, rules, groups, **extra):
+    study = _study(tmp_path, rules, groups, **extra)
+    return kernel_rule_use.study_rules(study), study.records[0].results[0]
+
+
+def test_rule_uses_count_a_name_against_every_later_rule_that_matches_it(tmp_path):
+    broad = [{"pattern": "node", "group": "layers"}, *RULES]
+    rules, result = _rules_and_result(
+        tmp_path, broad, {"layers": [name_time for layers in AS_COLLECTED.values() for name_time in layers]})
+    uses = kernel_rule_use.rule_uses(rules, [result], [])
+    assert [use.takes for use in uses] == [True, False, False, False]
+    assert [use.shadowed for use in uses] == [{}, {0: 1}, {0: 1}, {0: 2}]
+
+
+def test_rule_uses_go_on_past_a_rule_whose_group_the_result_lacks(tmp_path):
+    # no convolution group; the others list only their largest layers (rows_listed false), so they may hold more
+    groups = {"linear": AS_COLLECTED["linear"], "pooling": AS_COLLECTED["pooling"]}
+    rules, result = _rules_and_result(tmp_path, RULES, groups)
+    result = dict(result, rows_listed=False)
+    assert [use.maybe for use in kernel_rule_use.rule_uses(rules, [result], [])] == [False, True, True]
+
+
+def test_rule_uses_read_past_an_elided_node_and_a_name_no_rule_matches(tmp_path):
+    listed = {"other": [("{ForeignNode[/conv1...relu_4]}", 0.02), ("node_linear_myl5_2", 0.0112),
+                        ("fused_block_3", 0.004), ("node_max_pool2d", 0.0045)]}
+    rules, result = _rules_and_result(tmp_path, RULES, listed, note="quoted from a paper")
+    assert [use.takes for use in kernel_rule_use.rule_uses(rules, [], [result])] == [False, True, True]
+
+
+def test_unclassified_names_are_the_fallback_names_no_rule_takes_largest_first(tmp_path):
+    rules, _ = _rules_and_result(tmp_path, RULES, AS_COLLECTED)
+    first = {"groups": [{"group": "other", "kernels": [
+        {"name": "Reformatting CopyNode 0", "time_ms": 0.0056}, {"name": "node_linear_myl5_2", "time_ms": 0.0112},
+        {"name": "{ForeignNode[/conv1...relu_4]}", "time_ms": 0.03}, {"name": "__mye59_0"}]},
+        {"group": "pooling", "kernels": [{"name": "avg_pool_7", "time_ms": 0.05}]}]}
+    second = {"groups": [{"group": "other", "kernels": [
+        {"name": "Reformatting CopyNode 0", "time_ms": 0.001}, {"name": "__mye12_1", "time_ms": 0.0017}]}]}
+    # a name keeps its largest time over the results; one listed without a time sorts last
+    assert kernel_rule_use.unclassified_names(rules, [first, second]) == [
+        "Reformatting CopyNode 0", "__mye12_1", "__mye59_0"]

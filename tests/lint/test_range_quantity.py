@@ -86,3 +86,49 @@ def test_kinds_of_clauses_and_columns():
     assert holds_quantity(advantage, "time") and holds_quantity(advantage, None)
     assert (family("time"), family("throughput"), family("error"), family("size"), family(None)) == (
         "speed", "speed", "quality", "size", None)
+
+
+def _series_kinds(markdown: str) -> list[tuple[str, str | None, str | None]]:
+    """(header, unit, column_kind) of each series of the document's first table."""
+    return [(s.header, s.unit, column_kind(s)) for s in parse_document(markdown, "x.md").tables[0].series]
+
+
+def test_a_column_is_typed_by_its_unit_else_by_its_neighbours():
+    # a speedup column of bare figures and a percentage column take the kind of the millisecond columns beside them
+    table = """## Runs
+
+| Model | fp32 | fp16 | Speedup | Saving |
+|---|---|---|---|---|
+| a | 4.0 ms | 2.0 ms | 2.0 | 50% |
+| b | 8.0 ms | 6.0 ms | 1.3 | 25% |
+"""
+    assert _series_kinds(table) == [("fp32", "ms", "time"), ("fp16", "ms", "time"), ("Speedup", None, "time"),
+                                    ("Saving", "%", "time")]
+
+
+def test_a_unitless_column_takes_the_kind_of_the_unit_its_caption_gives():
+    # its neighbours name two kinds (time by the caption's µs, size by GB), so only the caption tells
+    table = """## Runs
+
+Times in µs.
+
+| Model | fp32 | Footprint (GB) | Speedup |
+|---|---|---|---|
+| a | 4.0 | 2.0 | 2.0 |
+| b | 8.0 | 6.0 | 1.3 |
+"""
+    assert _series_kinds(table)[2] == ("Speedup", None, "time")
+    # a header that names its quantity outranks the caption's unit
+    named = table.replace("Times in µs.", "Sizes in GB.").replace("| fp32 |", "| Plan |").replace(
+        "| Speedup |", "| Latency speedup |")
+    assert _series_kinds(named)[2] == ("Latency speedup", None, "time")
+
+
+def test_the_clause_of_a_range_in_a_later_sentence_of_its_paragraph():
+    # the sentence starts 18 characters into its block: the range's offsets are the block's, not the sentence's;
+    # its clause ends at the comma, before the latency the next one names
+    document = parse_document("## Runs\n\nAlpha is a store. It uses 60-80% less memory, and its latency is 10% lower.\n",
+                              "x.md")
+    (sentence,) = [s for b in document.prose for s in b.sentences if s.ranges]
+    assert sentence.start == 18
+    assert clause_kind(sentence, sentence.ranges[0]) == "size"

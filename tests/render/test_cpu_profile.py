@@ -6,7 +6,7 @@ user's trial (tinyres, job laptop-1 and laptop-2; trial s21b)."""
 
 from __future__ import annotations
 
-from studygen.records.profile_spread import profile_spread_reason
+from studygen.records.profile_spread import iteration_totals, profile_spread_reason
 from studygen.study.timing import describe, timing_label, timing_signature
 
 from ..checks.studies import collected_provenance, kernel_time, load, readme_lines, record
@@ -58,6 +58,23 @@ def test_the_rule_compares_the_largest_forward_with_the_smallest():
         "the totals of its 5 profiled iterations disagree: forward 4's 24.603666 ms is 5.9 times forward 3's "
         "4.151971 ms (limit 1.5 times)")
     assert profile_spread_reason({"per_iteration": [{"profiled_total_ms": 22.6}]}) is None  # one forward: no spread
+
+
+def test_iteration_totals_skip_entries_without_a_number_and_keep_counting_past_them():
+    # a stray entry is passed over, not an end of the list; an iteration keeps
+    # its place number (5 here) when unlabelled, and a bool or text is no total
+    result = {"per_iteration": [{"label": "warm-up", "profiled_total_ms": "n/a"}, "not an entry",
+                                {"label": "forward 1", "profiled_total_ms": True}, {"label": "forward 2", "profiled_total_ms": 4},
+                                {"profiled_total_ms": 6.5}, {"label": "forward 4", "profiled_total_ms": None}]}
+    assert iteration_totals(result) == [("forward 2", 4), ("iteration 5", 6.5)]
+    assert profile_spread_reason(result) == (
+        "the totals of its 2 profiled iterations disagree: iteration 5's 6.5 ms is 1.6 times forward 2's 4 ms "
+        "(limit 1.5 times)")
+
+
+def test_a_profile_with_a_zero_total_forward_has_no_ratio_to_report():
+    # a forward that recorded no operator time gives no smallest to divide by
+    assert profile_spread_reason({"per_iteration": [{"profiled_total_ms": 0.0}, {"profiled_total_ms": 3.2}]}) is None
 
 
 def test_a_profile_whose_forwards_disagree_is_one_known_gap_and_a_steady_one_none(tmp_path):

@@ -108,3 +108,83 @@ def test_kernel_group_names_print_literally_in_the_pull_request_comment(tmp_path
     assert "| toy | fp16 kernel time \\[text\\](https://example.com), 800 x 1067, engine, H200 |" in markdown
     assert "| toy | fp16 kernel time snake_case_name, 800 x 1067, engine, H200 |" in markdown
     assert "*bold*" not in markdown.replace("\\*bold\\*", "") and "[text]" not in markdown
+
+
+def _range(low: float, high: float) -> dict:
+    return {"min": low, "max": high, "over": "layers the log does not list"}
+
+
+def job_profile(job: str, groups: dict, total: float | None = 3.5, iterations: int = 200, **extra) -> dict:
+    """A kernel-time result of ``job`` read from its own log: ``groups`` maps a name to ms or to a group's fields."""
+    result = kernel_time("fp16", {}, total=total, iterations=iterations, source_sha256=job.encode().hex().ljust(64, "0"),
+                         source_locator="prof.log:83", **extra)
+    result["groups"] = [dict(fields, group=name) if isinstance(fields, dict) else {"group": name, "time_ms": fields}
+                        for name, fields in groups.items()]
+    return result
+
+
+TWO = {"conv": 2.0, "other": 1.5}
+# job -> (base result, head result); jobs a to f were regrouped, g to m were not
+PAIRS = {
+    "a-renamed": (job_profile("a-renamed", {"pooling": 0.9, "other": 2.6}),
+                  job_profile("a-renamed", {"pool": 0.9, "other": 2.6})),
+    "b-moved": (job_profile("b-moved", TWO), job_profile("b-moved", {"conv": 2.5, "other": 1.0})),
+    "c-time-range": (job_profile("c-time-range", {"conv": {"time_ms_range": _range(1.9, 2.1)}, "other": 1.5}),
+                     job_profile("c-time-range", {"conv": {"time_ms_range": _range(1.8, 2.2)}, "other": 1.5})),
+    "d-share-range": (job_profile("d-share-range", {"conv": {"share_percent_range": _range(55, 60)}, "other": 1.5}),
+                      job_profile("d-share-range", {"conv": {"share_percent_range": _range(50, 60)}, "other": 1.5})),
+    "e-one-figure": (job_profile("e-one-figure", {"other": 3.5}, total=None),
+                     job_profile("e-one-figure", TWO, total=None)),
+    "f-one-figure-at-head": (job_profile("f-one-figure-at-head", TWO, total=None),
+                             job_profile("f-one-figure-at-head", {"other": 3.5}, total=None)),
+    "g-same-groups": (job_profile("g-same-groups", TWO), job_profile("g-same-groups", TWO)),
+    "h-total-range": (job_profile("h-total-range", TWO, total=None, profiled_total_ms_range=_range(3.4, 3.6)),
+                      job_profile("h-total-range", {"conv": 2.5, "other": 1.0}, total=None,
+                                  profiled_total_ms_range=_range(3.3, 3.7))),
+    "i-iterations": (job_profile("i-iterations", TWO), job_profile("i-iterations", {"conv": 2.5, "other": 1.0},
+                                                                   iterations=100)),
+    "k-same-groups": (job_profile("k-same-groups", TWO), job_profile("k-same-groups", TWO)),
+    "l-other-total": (job_profile("l-other-total", TWO), job_profile("l-other-total", {"conv": 2.0, "other": 1.6},
+                                                                     total=3.6)),
+    "m-same-groups": (job_profile("m-same-groups", {"other": 3.5}), job_profile("m-same-groups", {"other": 3.5})),
+}
+
+
+def _split(job: str) -> list[dict]:
+    return [job_profile(job, {"conv": 2.0}, total=None), job_profile(job, {"other": 1.5}, total=None)]
+
+
+# job -> (base results, head results): one profile on one side split in two results on the other pairs with neither
+SPLITS = {job: ([job_profile(job, TWO, total=None)], _split(job)) for job in ("j-split", "n-split", "o-split")}
+SPLITS["p-split-at-base"] = (_split("p-split-at-base"), [job_profile("p-split-at-base", TWO, total=None)])
+
+
+def test_regroupings_are_found_by_name_time_and_range_and_listed_by_job(tmp_path):
+    from studygen.compare.figures import profile_words
+    from studygen.compare.regroup import find_regroupings
+    from tests.checks.studies import load
+
+    # a latency that names its log too is no profile
+    timed = latency("fp16", 4.2, source_sha256="ef" * 32, source_locator="run.log:12")
+    sides = []
+    for side in (0, 1):
+        records = [record(job, [pair[side], timed] if job.startswith("g") else [pair[side]]) for job, pair in PAIRS.items()]
+        records += [record(job, results[side]) for job, results in SPLITS.items()]
+        sides.append(load(tmp_path / f"side-{side}", records=records))
+    base, head = sides
+    regroupings, rows = find_regroupings(base, head, profile_words)
+    assert [(r.job, r.old_groups, r.new_groups, r.old_figures, r.new_figures, r.place.pointer) for r in regroupings] == [
+        ("a-renamed", ("pooling", "other"), ("pool", "other"), 3, 3, "/results/0/groups"),
+        ("b-moved", ("conv", "other"), ("conv", "other"), 3, 3, "/results/0/groups"),
+        ("c-time-range", ("conv", "other"), ("conv", "other"), 3, 3, "/results/0/groups"),
+        ("d-share-range", ("conv", "other"), ("conv", "other"), 3, 3, "/results/0/groups"),
+        ("e-one-figure", ("other",), ("conv", "other"), 1, 2, "/results/0/groups"),
+        ("f-one-figure-at-head", ("conv", "other"), ("other",), 2, 1, "/results/0/groups")]
+    assert regroupings[4].words() == (
+        "job e-one-figure, fp16 kernel time, 800 x 1067, engine, H200: groups other -> conv, other; same input (sha256 "
+        "652d6f6e652d…, prof.log:83), grouped by other kernel_groups rules; 1 figure -> 2, not compared")
+    assert regroupings[5].words("→").endswith("; 2 figures → 1, not compared")
+    # the rows left out of the comparison by key are those of the six regrouped profiles, at both sides
+    assert rows == {id(row) for study in (base, head) for row in study.rows if row.job_id < "g"}
+    assert len(rows) == 30
+    assert find_regroupings(None, head, profile_words) == find_regroupings(base, None, profile_words) == ([], frozenset())
