@@ -76,7 +76,7 @@ def find_regroupings(base, head, describe) -> tuple[list[Regrouping], frozenset[
         return [], frozenset()
     old, new = _profiles(base), _profiles(head)
     found, taken = [], set()
-    for identity in old.keys() & new.keys():
+    for identity in sorted(old.keys() & new.keys(), key=str):  # one order whatever the hash seed
         if len(old[identity]) != 1 or len(new[identity]) != 1:
             continue
         (old_rows,), (new_rows,) = old[identity], new[identity]
