@@ -7,14 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from studygen.lint import lint_text
-
-WRONG = ("'{phrase}' goes the wrong way: {a} should be the {wanted} of the two figures, but {b}, the one it is "
-         "compared with, is {wanted}")
-
-
-def _sg103(sentence: str):
-    return [(f.line, f.message) for f in lint_text(f"# Notes\n\n{sentence}\n", "x.md") if f.code == "SG103"]
+from .test_colon_comparisons import WRONG, _sg103  # one wording and one reader for both forms of a pair
 
 
 @pytest.mark.parametrize("sentence, phrase, a, b, wanted", [
