@@ -31,20 +31,15 @@ and SG210 said only that 31.9 % of the profile was unclassified.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Iterator
 
 from ..errors import RecordError
 from ..records.group_sums import KERNELS_LISTED_PER_GROUP
-from ..records.kernel_rules import compile_pattern, elided_foreign_node
+from ..records.kernel_rules import FALLBACK_GROUP, GROUPED_BY, compile_pattern, elided_foreign_node
 from ..records.kinds import Kind
+from ..records.unstated import RUN_COLLECTOR
 
-# The group collect counts a name no rule matches in (studygen.collect.kernel_groups.FALLBACK_GROUP).
-FALLBACK_GROUP = "other"
-# collect trtexec's and collect torch-profile's note: "...; groups by SOURCE kernel_groups rules; ..."
-GROUPED_BY = re.compile(r"\bgroups by (.+?) kernel_groups rules\b")
-RUN_COLLECTOR = "studygen collect run"
 
 DEFAULT, STUDY_FILE, STUDY_RULES_THEN = "default", "study file", "the study file's rules when it ran"
 

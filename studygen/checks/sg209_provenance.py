@@ -54,7 +54,7 @@ from ..findings import Finding
 from ..records.checkpoints import Revisions
 from ..records.kinds import Kind
 from ..records.keys import measured_without_gpu
-from ..records.unstated import INGEST_COLLECTORS
+from ..records.unstated import INGEST_COLLECTORS, RUN_COLLECTOR
 from ..study.model_revisions import describe_allowed, names_model, names_revision
 from ..study.scaffold import unfinished_severity
 from ..study.timing import is_host_clock_timer
@@ -67,16 +67,13 @@ def _finding(record, pointer: str, message: str, hint: str, severity: str = "") 
                    pointer=pointer, hint=hint, severity=severity)
 
 
-MEASURED = "studygen collect run"
-
-
 def _hint(record, missing: str | None, option: str, otherwise: str) -> str:
     """How to give ``record`` a field it lacks, fitting how it was made: a
     measured record by ``collect env`` on its machine; an ingested one by its
     collect command again with ``option`` (``missing`` says what the input
     left out); any other, ``otherwise``."""
     name = (record.provenance.get("collector") or {}).get("name")
-    if name == MEASURED:
+    if name == RUN_COLLECTOR:
         return (f"on the machine that measured it: studygen collect env --family {record.data['family']} "
                 f"--job {record.job_id} --role measuring")
     if name in INGEST_COLLECTORS:
@@ -89,7 +86,7 @@ def _cpu_hint(record) -> str:
     """How a record timed on the CPU gets its CPU model: ``collect env`` on
     the machine that measured it, which reads the model
     (:func:`studygen.collect.env.cpu_model`), where ``collect run`` made it."""
-    if (record.provenance.get("collector") or {}).get("name") == MEASURED:
+    if (record.provenance.get("collector") or {}).get("name") == RUN_COLLECTOR:
         return (f"on the machine that measured it: studygen collect env --family {record.data['family']} "
                 f"--job {record.job_id} --role measuring (it records the CPU model as provenance.cpu)")
     return "record the model of the CPU that timed it as provenance.cpu"

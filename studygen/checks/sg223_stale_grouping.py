@@ -31,7 +31,8 @@ recorded?").
 from __future__ import annotations
 
 from ..findings import Finding
-from .kernel_rule_use import DEFAULT, RUN_COLLECTOR, STUDY_FILE, differences, grouped_results, study_rules
+from ..records.unstated import RUN_COLLECTOR
+from .kernel_rule_use import DEFAULT, STUDY_FILE, differences, grouped_results, study_rules
 
 SHOWN = 3  # differences a message names; the rest are counted
 

@@ -58,9 +58,8 @@ from typing import Iterable
 
 from ..errors import RecordError
 from ..records.group_sums import KERNELS_LISTED_PER_GROUP
-from ..records.kernel_rules import compile_pattern, elided_foreign_node
+from ..records.kernel_rules import FALLBACK_GROUP, compile_pattern, elided_foreign_node
 
-FALLBACK_GROUP = "other"
 GEMM = "GEMM/MatMul"
 GRIDSAMPLE = "GridSample"
 CONV = "Conv"

@@ -50,6 +50,7 @@ from pathlib import Path
 from ..errors import InputError
 from ..fsutil import shown_path
 from ..records.group_sums import KERNELS_LISTED_PER_GROUP
+from ..records.kernel_rules import grouping_note
 from ..records.kinds import Kind
 from ..records.result import NewResult
 from .inputs import decode_at, decoder, is_number, json_error, read_input_text, significant, skip_space
@@ -514,7 +515,7 @@ def kernel_time_result(trace: Trace, rules: KernelGroupRules, base: dict) -> dic
     """
     profiler = profiler_name(trace)
     notes = [f"{len(trace.kernels)} kernel launches of {len({k.name for k in trace.kernels})} kernels; "
-             f"groups by {rules.source} kernel_groups rules; each group lists at most its {KERNELS_LISTED_PER_GROUP} largest "
+             f"{grouping_note(rules.source)}; each group lists at most its {KERNELS_LISTED_PER_GROUP} largest "
              "kernels"]
     by_step: dict[str, list[Kernel]] = {}
     for kernel in trace.kernels:

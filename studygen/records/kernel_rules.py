@@ -38,6 +38,19 @@ def elided_foreign_node(name: str) -> bool:
 
 
 # Repeats up to this many times count as bounded for backtracking_risk: `_?`, `\d{1,3}`.
+# The group a kernel or layer no rule takes is counted in (collect writes it, check reads it).
+FALLBACK_GROUP = "other"
+# A collector's note naming the rules a kernel-time result was grouped by: grouping_note writes it, GROUPED_BY reads it.
+GROUPED_BY = re.compile(r"\bgroups by (.+?) kernel_groups rules\b")
+
+
+def grouping_note(source: str) -> str:
+    """``groups by families/f/study.yaml kernel_groups rules`` (``source``:
+    the study file's path, or ``default`` for the built-in rules): the part of
+    a kernel-time result's note that :data:`GROUPED_BY` reads back."""
+    return f"groups by {source} kernel_groups rules"
+
+
 BOUNDED_REPEAT = 1
 MAX_DEGREE = 1  # unbounded repeats in a row (plus one for an unanchored start) a Python pattern may hold
 

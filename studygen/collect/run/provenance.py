@@ -16,6 +16,7 @@ import datetime as _dt
 import platform
 from pathlib import Path
 
+from ...records.unstated import RUN_COLLECTOR
 from ..env import collector_block, cpu_model, git_state, nvml_gpus, package_version
 
 # provenance.software name -> distribution names
@@ -57,7 +58,7 @@ def collect_provenance(*, root: Path, checkpoint: dict, commit: str | None, comm
         "repository_commit": commit,
         "repository_dirty": dirty,
         "collected_at": _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat(),
-        "collector": collector_block("studygen collect run", root, reading=(commit, dirty), command=command),
+        "collector": collector_block(RUN_COLLECTOR, root, reading=(commit, dirty), command=command),
     }
     if gpu:
         provenance["notes"] = [f"torch.backends.cuda.matmul.allow_tf32={torch.backends.cuda.matmul.allow_tf32}, "

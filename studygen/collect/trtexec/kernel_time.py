@@ -18,6 +18,7 @@ from pathlib import Path
 
 from ...errors import InputError
 from ...records.group_sums import KERNELS_LISTED_PER_GROUP
+from ...records.kernel_rules import grouping_note
 from ...records.kinds import Kind
 from ...records.result import NewResult
 from ..inputs import significant
@@ -91,7 +92,7 @@ def kernel_time(items: list[KernelItem], rules: KernelGroupRules, base: dict, *,
     if iterations is not None:
         result["iterations"] = iterations
     zero = sum(1 for i in items if i.time_ms == 0)
-    words = [f"{len(items)} layers ({zero} with zero time); groups by {rules.source} kernel_groups rules; "
+    words = [f"{len(items)} layers ({zero} with zero time); {grouping_note(rules.source)}; "
              f"each group lists at most its {KERNELS_LISTED_PER_GROUP} largest layers"]
     if grouped.by_type:
         words.append(f"{grouped.by_type} layers grouped by their --exportLayerInfo type")
