@@ -55,7 +55,8 @@ from ..records.kinds import Kind
 from ..records.load import yaml_line
 from ..study.analyses import KERNEL_OVER_COMPUTE_LIMIT, UNCLASSIFIED_LIMIT, kernel_time_over_compute, unclassified_share
 from ..study.timing import batch_words
-from .kernel_rule_use import DEFAULT, differences, grouped_results, rule_uses, study_rules, unclassified_names
+from .kernel_rule_use import (DEFAULT, FALLBACK_GROUP, differences, grouped_results, rule_uses, study_rules,
+                              unclassified_names)
 
 SUM_TOLERANCE = 0.02
 
@@ -178,8 +179,9 @@ def rule_findings(study) -> list[Finding]:
             current.append(result)
     if not current:
         return []
+    held = {id(result) for result in current}  # a set: a study of many profiles is not walked once per profile
     others = [result for record in study.records for result in record.results
-              if result.get("kind") == Kind.KERNEL_TIME and not any(result is held for held in current)]
+              if result.get("kind") == Kind.KERNEL_TIME and id(result) not in held]
     unclassified = None
     findings = []
     for use in rule_uses(rules, current, others):
@@ -197,7 +199,7 @@ def rule_findings(study) -> list[Finding]:
             shown = ", ".join(repr(name) for name in unclassified[:NAMES_SHOWN])
             more = f" and {len(unclassified) - NAMES_SHOWN} more" if len(unclassified) > NAMES_SHOWN else ""
             said = "its pattern is found in none of their names" + (
-                f"; names no rule matches (counted in 'other'): {shown}{more}" if unclassified else "")
+                f"; names no rule matches (counted in '{FALLBACK_GROUP}'): {shown}{more}" if unclassified else "")
             hint = "fix the pattern (a typo?) or remove the rule"
         findings.append(Finding(
             "SG210", f"{rule.words()} takes no kernel or layer of the {len(current)} kernel-time "
