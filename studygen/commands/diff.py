@@ -35,7 +35,7 @@ from ..compare import INVALID_RECORD
 from ..findings import Finding, error_finding
 from ..memory import collector_paused
 from ..records.load import load_yaml
-from ..study import STUDY_FILE, folders_without_study_file
+from ..study import LINK_HINT, LINK_NOT_READ, STUDY_FILE, folders_without_study_file
 from ..textio import read_text
 from . import command, revisions
 from .check import loaded_and_checked
@@ -242,8 +242,7 @@ class _Side:
         folders = {str(parent) for path in self.tree.files for parent in PurePosixPath(path).parents} - {"."}
         return tuple(error_finding(INVALID_RECORD, InputError(
             f"a file that leads outside the project's files at {self.tree.label}, to "
-            f"{self.tree.link_texts.get(path, '?')}: not read (a commit holds the symbolic link, not what it "
-            "leads to)", path=path), hint="put the file itself in the project in the link's place")
+            f"{self.tree.link_texts.get(path, '?')}: {LINK_NOT_READ}", path=path), hint=LINK_HINT)
             for path in links if revisions.link_target(self.tree, path, folders) is None)
 
     def _without_study_file(self, family: str) -> Revision:

@@ -529,6 +529,11 @@ def _inside(path: Path, root: Path) -> bool:
         return True  # a path that cannot be resolved is refused where it is read, with its own reason
 
 
+# Why a link out of the project is not read, and what to do: check's words and diff's (at a revision) alike
+LINK_NOT_READ = "not read (a commit holds the symbolic link, not what it leads to)"
+LINK_HINT = "put the file itself in the project in the link's place"
+
+
 def outside_project(path: Path, root: Path, what: str) -> Problem:
     """The problem of a record, dataset definition or their folder
     (``what``: ``a file``, ``a folder``) that a symbolic link on the way
@@ -538,9 +543,8 @@ def outside_project(path: Path, root: Path, what: str) -> Problem:
     commit holds. Case (attack s21): such a record was read by check and
     render and left out by diff, whose report gave its figures as removed."""
     return Problem(Place(shown_path(path, root), 0, None),
-                   f"{what} that leads outside the project, to {os.path.realpath(path)}: not read (a commit holds "
-                   "the symbolic link, not what it leads to)",
-                   hint="put the file itself in the project in the link's place")
+                   f"{what} that leads outside the project, to {os.path.realpath(path)}: {LINK_NOT_READ}",
+                   hint=LINK_HINT)
 
 
 def unlistable_folder(folder: Path, root: Path, error: OSError) -> Problem:
