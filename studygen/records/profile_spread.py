@@ -30,6 +30,9 @@ from __future__ import annotations
 
 from ..numbers import format_number
 
+# The profiler field collect run writes where it has no CUDA device (render reads the name to say what the figures are)
+CPU_PROFILER_NAME = "torch.profiler without CUDA"
+CPU_PROFILER = f"{CPU_PROFILER_NAME}: CPU operator self time, ms per forward (no GPU kernels)"
 PROFILE_SPREAD_LIMIT = 1.5  # largest profiled-iteration total over the smallest, above which a profile is unstable
 
 

@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 
 from ..records.keys import measured_without_gpu
+from ..records.profile_spread import CPU_PROFILER_NAME
 from ..records.kinds import Kind
 from ..records.trace_notes import LEFT_OUT, UNLAUNCHED_NOTE, UNMATCHED_NOTE, says_no_step_kernel
 from .escaping import escape_label_in_prose
@@ -42,18 +43,16 @@ from .rows import ViewBase, fmt
 # the ``profiler`` field collect torch-profile writes (collect.torch_profile.profiler_name)
 KINETO_TRACE = re.compile(r"^torch\.profiler \(Kineto trace\b")
 STEP_LABEL = re.compile(r"^ProfilerStep#(\d+)$")
-# the ``profiler`` field collect run writes where it has no CUDA device (collect.run.profiling.CPU_PROFILER)
-CPU_PROFILE = re.compile(r"^torch\.profiler without CUDA\b")
 # communication kernels of NCCL and RCCL (whose kernels keep NCCL's names)
 COMMUNICATION_KERNEL = re.compile(r"nccl|rccl", re.IGNORECASE)
 
 
 def cpu_operator_profile(record, result: dict) -> bool:
     """Whether a kernel-time result holds CPU operators' self times, no GPU
-    kernels: its ``profiler`` says so (:data:`CPU_PROFILE`), or its record
+    kernels: its ``profiler`` says so (:data:`~studygen.records.profile_spread.CPU_PROFILER`), or its record
     states a machine without a GPU
     (:func:`~studygen.records.keys.measured_without_gpu`)."""
-    return bool(CPU_PROFILE.match(str(result.get("profiler") or ""))) or measured_without_gpu(record.provenance)
+    return str(result.get("profiler") or "").startswith(CPU_PROFILER_NAME) or measured_without_gpu(record.provenance)
 
 
 def steps_words(labels: list[str]) -> str:

@@ -41,7 +41,7 @@ import tempfile
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from ...records.profile_spread import profile_spread_reason
+from ...records.profile_spread import CPU_PROFILER, profile_spread_reason
 from ..kernel_groups import KernelGroupRules, KernelItem, group_times, groups_for_record
 
 
@@ -64,7 +64,6 @@ class Profile:
 
 
 CUDA_PROFILER = "torch.profiler (Kineto/CUPTI): device kernels, memcpy and memset, ms per forward"
-CPU_PROFILER = "torch.profiler without CUDA: CPU operator self time, ms per forward (no GPU kernels)"
 KINETO_SILENT = "6"  # Kineto's log levels run 0 (verbose) to 5 (USDT marks); 6 prints none
 
 
