@@ -178,7 +178,7 @@ class Unmeasured:
     terms: frozenset[str]
     line: int
     block: Block | None
-    slice: tuple | None = None
+    tables: tuple | None = None  # the headings and caption of the tables a declaring cell speaks for
 
 
 def item_terms(text: str) -> frozenset[str]:
@@ -488,7 +488,7 @@ def check(document: Document) -> list[Finding]:
                 continue  # a row that declares is no result
             tokens = _stemmed(_named_tokens(row.label)) | label_headers
             for item in declared:
-                if item.slice is not None and item.slice != _slice(table):
+                if item.tables is not None and item.tables != _slice(table):
                     continue  # a declaring cell speaks for its own slice of the study only
                 # the row names the configuration, or part of it and its column the rest ("fp16" row, "Orin ms"
                 # column); a column header alone names the column, as a declaration may ("the DeepEP column")
