@@ -192,7 +192,7 @@ def record_text(original: str, document: dict) -> str:
 
 
 def build_document(path: Path, family: str, job_id: str, provenance: dict, new_results: list[NewResult],
-                   *, description: str | None = None, replace: str | None = None,
+                   *, description: str | None = None, replace: str | None = None, correct: str | None = None,
                    siblings_read: dict | None = None) -> Draft:
     """The record to write: the existing one extended, or a new one.
 
@@ -201,7 +201,9 @@ def build_document(path: Path, family: str, job_id: str, provenance: dict, new_r
     first, the reason recorded in its provenance notes (see
     :func:`studygen.records.sources.replace_sources`), and a provenance
     value the new collect states otherwise is corrected, with a note
-    (:func:`studygen.records.provenance.merge_provenance`).
+    (:func:`studygen.records.provenance.merge_provenance`). ``correct`` (a
+    reason) corrects such provenance values only, no result dropped
+    (``collect env --replace``, which brings no results).
     A new result equal to one the record holds under its key is left out
     (the same inputs collected again); the same source line under another
     key is refused (:func:`studygen.records.sources.refuse_same_source`).
@@ -225,7 +227,8 @@ def build_document(path: Path, family: str, job_id: str, provenance: dict, new_r
         if document["job_id"] != job_id:
             raise ConflictError(f"the record's job_id is {document['job_id']!r}, not {job_id!r}", path=display,
                                 pointer="/job_id")
-        merged, notes = merge_provenance(document["provenance"], provenance, display, correct=replace)
+        merged, notes = merge_provenance(document["provenance"], provenance, display,
+                                         correct=replace if replace is not None else correct)
         document["provenance"] = clean_provenance(merged)
         filled = document["provenance"] != record.data["provenance"]
         created = False
@@ -398,14 +401,16 @@ def existing_record_path(measurements_dir: Path, family: str, job_id: str, recor
 
 
 def merge_machine(measurements_dir: Path, family: str, job_id: str, block: dict, role: str,
-                  collector: dict, records_dir: Path | None = None) -> WriteOutcome:
+                  collector: dict, records_dir: Path | None = None, correct: str | None = None) -> WriteOutcome:
     """Merge a machine's env block (:func:`studygen.collect.env.collect_env`)
     into the existing record of ``job_id`` and write it (its text kept, the
     new fields added). ``role`` ``measuring``: provenance fields the record
     leaves empty are filled (the git state only where it states no commit:
     :func:`~studygen.records.keys.measuring_machine_block`), and a
     record measured on another GPU or CPU is refused; ``conversion``: the
-    same for ``provenance.conversion_machine``.
+    same for ``provenance.conversion_machine``. ``correct`` (a reason, role
+    ``measuring`` only): a driver or software version the record states
+    otherwise is corrected, with a note saying from what, to what and why.
     Raises UsageError (no such record), ConflictError (a value that differs
     from one the record states; nothing is overwritten), RecordError."""
     path = existing_record_path(measurements_dir, family, job_id, records_dir)
@@ -415,7 +420,8 @@ def merge_machine(measurements_dir: Path, family: str, job_id: str, block: dict,
     def attempt() -> list[tuple[Path, str]]:
         if role == "measuring":
             stated = load_record(path, display).provenance  # the git state it states stays (measuring_machine_block)
-            draft = build_document(path, family, job_id, measuring_machine_block(block, collector, stated), [])
+            draft = build_document(path, family, job_id, measuring_machine_block(block, collector, stated), [],
+                                   correct=correct)
             check_measuring_machine(draft.document["provenance"], block, display, created=draft.created)
         else:
             incoming = {"gpu": None, "software": {}, "checkpoint": defaulted_checkpoint(), "collector": collector}

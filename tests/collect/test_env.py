@@ -204,3 +204,53 @@ def test_env_merge_names_the_cpu_of_a_record_timed_without_a_gpu(run_cli, workdi
     assert provenance["cpu"] == expected
     assert (provenance["repository_commit"], provenance["repository_dirty"]) == (
         "8431bb881c3ef89e6322586b8c02de228916dd1e", False)  # the code that measured it, kept
+
+
+# ---- correcting the record's measuring machine (its conflict message told collect env's user to give --replace) --
+
+def _cpu_record_stating_python(workdir, python_version: str):
+    """A CPU record (no GPU) whose provenance states ``python_version``; its path."""
+    record = {"schema_version": 1, "job_id": "cpu-2", "family": "demo", "provenance": {
+        "gpu": None, "gpu_count": 0, "driver": None, "software": {"python": python_version},
+        "checkpoint": {"id": "org/tiny", "revision": "0000001", "weights": "random-init", "seed": 7},
+        "repository_commit": "8431bb881c3ef89e6322586b8c02de228916dd1e", "repository_dirty": False,
+        "collector": {"name": "studygen collect run", "version": "0.1.0"}},
+        "results": [{"kind": "latency", "variant": "fp32", "shape": "64x64", "batch": 1, "backend": "pytorch",
+                     "mode": "eager", "timing": "end_to_end", "statistic": "median", "value_ms": 0.445,
+                     "method": {"timer": "perf-counter", "cuda_graph": False, "data_transfers": False}}]}
+    path = workdir / "measurements" / "demo" / "cpu-2.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps(record, indent=2) + "\n")
+    return path
+
+
+def test_env_merge_corrects_a_version_typed_wrong_with_replace(run_cli, workdir):
+    path = _cpu_record_stating_python(workdir, "3.1.4")
+    before = path.read_bytes()
+    merge = ("collect", "env", "--family", "demo", "--job", "cpu-2", "--role", "measuring", "--no-torch",
+             "--measurements", workdir / "measurements")
+    refused = run_cli(*merge)
+    assert refused.exit_code == 2
+    assert (f"cpu-2.json:/provenance/software/python: the record says python 3.1.4, the new input says "
+            f"{platform.python_version()}; use another --job; collect with --replace REASON") in refused.err
+    assert path.read_bytes() == before
+    done = run_cli(*merge, "--replace", "typed by hand")
+    assert done.exit_code == 0, done.err
+    provenance = json.loads(path.read_text())["provenance"]
+    assert provenance["software"]["python"] == platform.python_version()
+    note = f"provenance.software.python corrected from 3.1.4 to {platform.python_version()}: typed by hand"
+    assert note in provenance["notes"] and f"note: {note}" in done.out
+    assert len(json.loads(path.read_text())["results"]) == 1  # no result dropped
+
+
+@pytest.mark.parametrize(("extra", "words"), [
+    (("--role", "conversion", "--replace", "why"), "--replace corrects the measuring machine of a record"),
+    (("--role", "measuring", "--replace", "  "), "--replace needs a reason"),
+])
+def test_env_replace_is_for_the_measuring_machine_with_a_reason(run_cli, workdir, extra, words):
+    path = _cpu_record_stating_python(workdir, "3.1.4")
+    before = path.read_bytes()
+    done = run_cli("collect", "env", "--family", "demo", "--job", "cpu-2", "--no-torch",
+                   "--measurements", workdir / "measurements", *extra)
+    assert done.exit_code == 2 and words in done.err
+    assert path.read_bytes() == before

@@ -20,7 +20,8 @@ from .options import click_options, flag, flag_values, optional_path
 @dataclass
 class EnvOptions:
     """Options of ``studygen collect env``. Rules between them: ``--family``
-    and ``--job`` together or not at all; with them, a ``--role``."""
+    and ``--job`` together or not at all; with them, a ``--role``;
+    ``--replace`` only with ``--role measuring``, and not blank."""
 
     family: str | None = field(default=None, metadata=flag(
         "--family", help="With --job: merge the block into DIR/FAMILY/JOB.json."))
@@ -31,6 +32,9 @@ class EnvOptions:
     measurements_dir: Path | None = field(default=None, metadata=flag(
         "--measurements", type=click.Path(file_okay=False, path_type=Path),
         help="Records folder (default: measurements/ under the project root, or ./measurements)."))
+    replace: str | None = field(default=None, metadata=flag(
+        "--replace", metavar="REASON", help="With --role measuring: correct a driver or software version the record "
+                                            "states otherwise (a value typed wrong); REASON is noted in the record."))
     no_torch: bool = field(default=False, metadata=flag(
         "--no-torch", is_flag=True, help="Do not import torch (no CUDA version from torch)."))
 
@@ -48,11 +52,18 @@ class EnvOptions:
 
     def validate(self) -> None:
         """Raises UsageError for ``--family`` without ``--job`` (or the other
-        way round), or either without ``--role``."""
+        way round), either without ``--role``, or a ``--replace`` that is
+        blank or not for ``--role measuring``."""
         if (self.family is None) != (self.job_id is None):
             raise UsageError("give both --family and --job to merge into a record, or neither to print")
         if self.family is not None and self.role is None:
             raise UsageError("give --role measuring (this machine measured the job) or --role conversion")
+        if self.replace is not None and self.role != "measuring":
+            raise UsageError("--replace corrects the measuring machine of a record: give it with --family, --job "
+                             "and --role measuring")
+        if self.replace is not None and not self.replace.strip():
+            raise UsageError("--replace needs a reason (why the record's value is wrong), e.g. "
+                             "--replace 'driver typed by hand'")
 
 
 @dataclass
@@ -89,7 +100,8 @@ def merge_env(options: EnvOptions, block: dict) -> WriteOutcome:
     collector = collector_block("studygen collect env", project_root() or Path.cwd(),  # where collect_env read git
                                 reading=(block.get("repository_commit"), block.get("repository_dirty")))
     measurements, records_dir = record_folders(options)
-    return merge_machine(measurements, options.family, options.job_id, block, options.role, collector, records_dir)
+    return merge_machine(measurements, options.family, options.job_id, block, options.role, collector, records_dir,
+                         correct=options.replace)
 
 
 def run_env(options: EnvOptions) -> EnvOutcome:
