@@ -102,10 +102,11 @@ CPU_PREFIX = "CPU "
 
 
 def measured_without_gpu(provenance: dict) -> bool:
-    """Whether a record states that its machine had no GPU: ``gpu_count`` 0
-    and no ``gpu`` (``collect run --cpu`` on a machine without a CUDA
-    device, or ``collect env --role measuring`` run on one). A record that
-    leaves ``gpu_count`` out says nothing of the kind."""
+    """Whether a record states that it was measured without a GPU:
+    ``gpu_count`` 0 and no ``gpu`` (``collect run --cpu``, whether or not
+    the machine had a CUDA device, or ``collect env --role measuring`` run
+    on a machine without one). A record that leaves ``gpu_count`` out says
+    nothing of the kind."""
     return provenance.get("gpu_count") == 0 and not provenance.get("gpu")
 
 

@@ -158,3 +158,22 @@ def test_a_run_without_a_cuda_device_names_the_cpu_that_timed_it(tmp_path):
                                dirty=False)
     assert (block["gpu"], block["gpu_count"], block["cpu"]) == (None, 0, expected)
     assert block["notes"] == ["no CUDA device: timed with the host clock, profiled CPU operators"]
+
+
+def test_a_cpu_run_on_a_machine_with_a_gpu_names_the_cpu_not_the_gpu(tmp_path, monkeypatch):
+    # a --cpu run on a GPU node was keyed and printed under the GPU: a CPU latency read as the H200's
+    import torch
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "get_device_name", lambda *device: "NVIDIA H200")
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
+    monkeypatch.setattr("studygen.collect.run.provenance.nvml_gpus", lambda: (["NVIDIA H200"], "570.1", None))
+    on_cpu = collect_provenance(root=tmp_path, checkpoint={}, command="", dataset_revision=None, commit="abc1234",
+                                dirty=False, on_gpu=False)
+    assert (on_cpu["gpu"], on_cpu["gpu_count"], on_cpu["driver"]) == (None, 0, None)
+    assert on_cpu["notes"][0] == ("--cpu: timed with the host clock and profiled CPU operators; this machine's "
+                                  "CUDA device (NVIDIA H200) was not used")
+    on_gpu = collect_provenance(root=tmp_path, checkpoint={}, command="", dataset_revision=None, commit="abc1234",
+                                dirty=False)
+    assert (on_gpu["gpu"], on_gpu["gpu_count"], on_gpu["driver"]) == ("NVIDIA H200", 1, "570.1")
+    assert on_gpu["notes"][0].startswith("torch.backends.cuda.matmul.allow_tf32=")

@@ -25,8 +25,14 @@ DISTRIBUTIONS = {"transformers": ("transformers",), "modelopt": ("nvidia-modelop
 
 
 def collect_provenance(*, root: Path, checkpoint: dict, commit: str | None, command: str, dataset_revision: str | None,
-                       dirty: bool | None = None) -> dict:
+                       dirty: bool | None = None, on_gpu: bool = True) -> dict:
     """The record's ``provenance`` block (schemas/run_record.schema.json).
+
+    ``on_gpu`` False (``--cpu``): the run is timed on the CPU, so the record
+    names no GPU (``gpu`` None, ``gpu_count`` 0) and its figures are keyed
+    and shown under the CPU model, also on a machine with a CUDA device (a
+    note names the device left unused): a CPU latency recorded under the
+    machine's GPU read as that GPU's.
 
     ``commit`` and ``dirty`` when given (a checkout without .git), else
     ``git rev-parse HEAD`` and ``git status`` in ``root``, read once: the
@@ -36,7 +42,9 @@ def collect_provenance(*, root: Path, checkpoint: dict, commit: str | None, comm
     """
     import torch
 
-    gpu = torch.cuda.get_device_name() if torch.cuda.is_available() else None  # the current (pinned) device
+    cuda = torch.cuda.is_available()
+    unused_gpu = torch.cuda.get_device_name() if cuda and not on_gpu else None
+    gpu = torch.cuda.get_device_name() if cuda and on_gpu else None  # the current (pinned) device
     software = {
         "torch": torch.__version__, "cuda": torch.version.cuda,
         "transformers": package_version(DISTRIBUTIONS["transformers"]),
@@ -49,7 +57,7 @@ def collect_provenance(*, root: Path, checkpoint: dict, commit: str | None, comm
     cpu, cpu_problem = cpu_model()
     provenance = {
         "gpu": gpu,
-        "gpu_count": torch.cuda.device_count() if torch.cuda.is_available() else 0,
+        "gpu_count": torch.cuda.device_count() if gpu else 0,
         "cpu": cpu,
         "driver": nvml_gpus()[1] if gpu else None,  # None when NVML is absent or fails
         "software": software,
@@ -63,6 +71,9 @@ def collect_provenance(*, root: Path, checkpoint: dict, commit: str | None, comm
     if gpu:
         provenance["notes"] = [f"torch.backends.cuda.matmul.allow_tf32={torch.backends.cuda.matmul.allow_tf32}, "
                                f"torch.backends.cudnn.allow_tf32={torch.backends.cudnn.allow_tf32} (fp32 convolutions may use TF32)"]
+    elif unused_gpu:
+        provenance["notes"] = [f"--cpu: timed with the host clock and profiled CPU operators; this machine's CUDA "
+                               f"device ({unused_gpu}) was not used"]
     else:
         provenance["notes"] = ["no CUDA device: timed with the host clock, profiled CPU operators"]
     if cpu_problem:

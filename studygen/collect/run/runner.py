@@ -82,7 +82,8 @@ def _start(inputs: RunInputs, options: RunOptions, store: RecordStore, device, p
     calibration, agreement = ImageSet.load_if_named(inputs.calibration_set), ImageSet.load(inputs.agreement_set)
     base_model, checkpoint = build_model(plan.model, root=options.root, study_path=inputs.study_path)
     provenance = collect_provenance(root=options.root, checkpoint=checkpoint, commit=options.commit, dirty=options.dirty,
-                                    command=options.command, dataset_revision=agreement.revision)
+                                    command=options.command, dataset_revision=agreement.revision,
+                                    on_gpu=device.type == "cuda")
     provenance["placement"] = placement_record(Placement(plan.shard, options.launcher, options.local_rank), device)
     sink = store.open(job_id_for(options.job, plan.shard), provenance)
     progress.log(f"record {sink.display}: {len(plan.cells)} cells on {provenance['gpu'] or 'CPU'}")
