@@ -351,9 +351,12 @@ class SectionHelpers(ViewBase):
         timings), another figure's statistic or metric, kernel group and shape where the key has them,
         the batch where the study has several, e.g. ``fp16 median GPU compute time 800 x 800``; the TensorRT
         version in full when ``versions`` (two releases of one major.minor are two lines); the checkpoint
-        revision, as the key holds it, when ``revisions``."""
+        revision, as the key holds it, when ``revisions``. A metric is named in
+        a reader's words (:func:`~studygen.render.tables.metric_words`): the
+        generic README's table read ``fp32 kernel_time Conv 64 x 64``."""
         first = rows[0]
-        measured = timing_words(first) if first.kind == Kind.LATENCY else first.statistic or first.metric
+        # a metric in a reader's words (kernel time (ms), logit correlation (Pearson r)), not its field name
+        measured = timing_words(first) if first.kind == Kind.LATENCY else first.statistic or metric_words(first.metric)
         batch = f"batch {first.batch}" if self._several_batches and first.batch is not None else ""
         what = " ".join(escape_label(part) if place == 0 else escape_cell(part) for place, part in enumerate(
             (self._label(first.variant), measured, first.group,

@@ -223,13 +223,14 @@ def test_a_repeated_measurement_tells_apart_every_job_and_outranks_the_study_pre
 
 def test_repeated_measurements_without_statistic_or_decimals(tmp_path):
     # whole-number latencies carry no decimals: the spread 6 - 5 prints as 1; kernel times have no
-    # statistic, so the metric names the measurement, and the group which one
+    # statistic, so the metric names the measurement (in a reader's words: "kernel_time" was printed), and the
+    # group which one
     a = record("a", [latency("fp16", 5), kernel_time("fp16", {"GEMM/MatMul": 0.41})])
     b = record("b", [latency("fp16", 6), kernel_time("fp16", {"GEMM/MatMul": 0.4})])
     study = StudyView(load(tmp_path, records=[a, b]))
     assert cells(study.repeated_measurements())[1:] == [
         ["fp16 median GPU compute time 800 x 800", "H200", "11.4.0.106", "a: 5; b: 6", "1"],
-        ["fp16 kernel_time GEMM/MatMul 800 x 1067", "H200", "11.4.0.106", "a: 0.41; b: 0.4", "0.01"]]
+        ["fp16 kernel time (ms) GEMM/MatMul 800 x 1067", "H200", "11.4.0.106", "a: 0.41; b: 0.4", "0.01"]]
 
 
 def test_repeated_measurements_name_each_timing_group_and_shape(tmp_path):
@@ -244,7 +245,7 @@ def test_repeated_measurements_name_each_timing_group_and_shape(tmp_path):
     study = StudyView(load(tmp_path, records=[job("a", 0), job("b", 0.001)]))
     assert [row[0] for row in cells(study.repeated_measurements())[1:]] == [
         "fp16 median host latency 800 x 800", "fp16 median GPU compute time 800 x 800", "fp16 median GPU compute time 640 x 640",
-        "fp16 kernel_time GEMM 800 x 1067", "fp16 kernel_time Softmax 800 x 1067"]
+        "fp16 kernel time (ms) GEMM 800 x 1067", "fp16 kernel time (ms) Softmax 800 x 1067"]
 
 
 def test_repeated_measurements_name_timings_as_the_latency_tables_do(tmp_path):
