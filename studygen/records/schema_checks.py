@@ -20,7 +20,7 @@ FASTJSONSCHEMA_VERSION = '2.22.3'
 SOURCE_SHA256 = {
     'dataset.schema.json': 'c7565153b8bcb406c051b9ba4b11347c13a7d08228fe6f602266de26213b8218',
     'run_record.schema.json': 'ab1b02f8805fc90adbbea0c307f14a9bc38ceb1661377a06795c343125f5c02d',
-    'study.schema.json': '5d0cdeca82d5ad16d9d95e35d8d6870d1001251cb278801652784829870fb328',
+    'study.schema.json': '491113c6eaf7de6e8f172268431be9612e8a57753f22fe4783d658fcf5b723c2',
 }
 
 

@@ -113,7 +113,7 @@ def cuda_graph_report(skips_before: int, settings: dict) -> dict | None:
 
 
 def forward_call(forward, inputs: list, cuda_graphs: bool):
-    """``call(i)``: one forward on ``inputs[i % len(inputs)]`` (pixel values, 1x3xHxW).
+    """``call(i)``: one forward on ``inputs[i % len(inputs)]`` (pixel values, batch x 3 x H x W).
 
     With CUDA graphs each call starts a new cudagraph-tree step, so a replay may
     reuse the memory of the previous forward's outputs (which nothing holds).

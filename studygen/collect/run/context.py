@@ -252,8 +252,16 @@ class RunContext:
         return to_pixel_values(photo, height, width).to(device=self.device, dtype=dtype)
 
     def inputs_at(self, height: int, width: int, dtype) -> list:
-        """The agreement set's photographs as model inputs at ``height x width`` (timing and profiling)."""
-        return [self.pixel_values(photo, height, width, dtype) for photo in self.agreement.photos]
+        """The agreement set's photographs as model inputs at ``height x width``
+        for timing and profiling, in batches of ``run.batch`` photographs:
+        :func:`batched_photos`. Each is ``(batch, 3, height, width)`` in ``dtype``
+        on the run's device. (Every input was one photograph before, while the
+        record said ``batch: 8``: a batch-1 time published as batch 8's.)"""
+        import torch
+
+        photos = self.agreement.photos
+        return [torch.cat([self.pixel_values(photos[index], height, width, dtype) for index in batch])
+                for batch in batched_photos(len(photos), self.settings["batch"])]
 
     def latency_pending(self, cell: Cell) -> bool:
         """No latency (nor a not_measured for it) recorded yet for ``cell``."""
@@ -278,3 +286,18 @@ def select_device(cpu: bool, study_path: str, local_rank: int | None = None):
         raise UsageError(f"no CUDA device on this machine: {study_path} is timed on a GPU; "
                          "give --cpu to time it on the CPU (host-clock timings, named as such)")
     return pin_cuda_device(local_rank)
+
+
+def batched_photos(photo_count: int, batch: int) -> list[list[int]]:
+    """Which photographs (indices into a set of ``photo_count``) make each
+    timing input of ``batch`` images: ``ceil(photo_count / batch)`` inputs
+    (at least one), taking the photographs in order and starting the set
+    again where a batch needs more than are left, so that every photograph
+    is in some input and every input holds ``batch`` images. Batch 1 gives
+    one input per photograph, as before batches were made: ``(6, 1)`` ->
+    ``[[0], [1], ... [5]]``; ``(6, 4)`` -> ``[[0, 1, 2, 3], [4, 5, 0, 1]]``.
+    Raises ValueError for a count or batch below 1."""
+    if photo_count < 1 or batch < 1:
+        raise ValueError(f"{photo_count} photographs in batches of {batch}: both must be 1 or more")
+    inputs = -(-photo_count // batch)
+    return [[(first * batch + offset) % photo_count for offset in range(batch)] for first in range(inputs)]

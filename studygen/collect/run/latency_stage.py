@@ -94,7 +94,7 @@ def device_lost(exc: Exception) -> bool:
 
 
 def eager_failure(cell: Cell, model, pixel_values, variants_on_device: int) -> str | None:
-    """Why ``model`` itself refuses ``pixel_values`` (1x3xHxW) of ``cell``, or None when it runs them.
+    """Why ``model`` itself refuses ``pixel_values`` (batch x 3 x H x W) of ``cell``, or None when it runs them.
 
     A compiled forward raises what the model raises (a ViT built for 224x224
     given 256x256 raises its ValueError while Dynamo traces it), which is no

@@ -1,0 +1,55 @@
+"""``run.batch`` is the number of images in each timed and profiled forward
+(a new user's trial: ``batch: 8`` was written into every result while each
+forward still took one photograph, so a batch-1 time was published as batch
+8's, and check passed the README's "batch 8 is 8 times the throughput")."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from studygen.collect.run.context import batched_photos
+
+from .conftest import make_tiny_project
+from .test_failed_forward import VIT_STUDY
+
+
+@pytest.mark.parametrize(("photos", "batch", "expected"), [
+    (2, 1, [[0], [1]]),  # one input per photograph, as before batches were made
+    (6, 4, [[0, 1, 2, 3], [4, 5, 0, 1]]),  # the set starts again to fill the last batch
+    (2, 3, [[0, 1, 0]]),  # a batch larger than the set: one input, every photograph in it
+    (3, 3, [[0, 1, 2]]),
+])
+def test_batches_take_every_photograph_and_hold_batch_images(photos, batch, expected):
+    assert batched_photos(photos, batch) == expected
+
+
+@pytest.mark.parametrize(("photos", "batch"), [(0, 1), (2, 0)])
+def test_an_empty_set_or_batch_is_refused(photos, batch):
+    with pytest.raises(ValueError, match="both must be 1 or more"):
+        batched_photos(photos, batch)
+
+
+def test_a_study_at_batch_3_times_forwards_of_three_images(tmp_path, run_cli, monkeypatch):
+    import transformers
+
+    seen: list[int] = []
+    forward = transformers.ViTForImageClassification.forward
+
+    def counting(self, *args, **kwargs):  # what each forward is given, the model's own forward then run
+        seen.append(int(kwargs["pixel_values"].shape[0]))
+        return forward(self, *args, **kwargs)
+
+    monkeypatch.setattr(transformers.ViTForImageClassification, "forward", counting)
+    study = VIT_STUDY.replace('  shapes: ["32x32", "48x48"]', '  shapes: ["32x32"]\n  batch: 3')
+    root = make_tiny_project(tmp_path / "project", study)
+    done = run_cli("collect", "run", "--study", root / "families" / "tiny", "--job", "b3", "--root", root,
+                   "--commit", "0" * 40, "--clean", "--quiet", "--cpu")
+    assert done.exit_code == 0, done.err
+    results = json.loads((root / "measurements" / "tiny" / "b3.json").read_text())["results"]
+    timed = [r for r in results if r["kind"] in ("latency", "kernel_time")]
+    assert timed and {r["batch"] for r in timed} == {3}
+    # timing and profiling forwards take 3 images (the held-out set's 2 photographs, the first again);
+    # the agreement stage compares outputs photograph by photograph
+    assert set(seen) == {1, 3} and seen.count(3) > seen.count(1)
