@@ -96,9 +96,26 @@ def _unmeasured_shapes(study, with_results: set[str], named: set[str], severity:
                      f"there{which} and not_measured does not name it",
             study.rel(study.study_path), line=yaml_line(study.spec_text, "run", "shapes", index),
             pointer=f"/run/shapes/{index}", severity=severity,
-            hint=f"collect {variant} at {shape}, add {shape} under not_measured with the reason it was not measured, "
-                 "or remove it from run.shapes"))
+            hint=_shape_hint(variant, shape, modes, measured_elsewhere=(variant, shape) in any_mode)))
     return findings
+
+
+def _shape_hint(variant: str, shape: str, modes: list, measured_elsewhere: bool) -> str:
+    """What to do about ``variant`` lacking results at ``shape`` in ``modes``. Where another mode of that shape has
+    results, a ``not_measured`` entry for the shape would say no mode of it
+    was measured (SG106 then fires on the measured rows: a new user's trial,
+    19 warnings), so the hint names the cells to collect, or for compiled
+    cells the grid's own settings (``run.compile_shapes``, ``run.compile_variants``)."""
+    if not measured_elsewhere:  # also whenever run.modes is not given: then any result at the shape counts
+        return (f"collect {variant} at {shape}, add {shape} under not_measured with the reason it was not measured, "
+                "or remove it from run.shapes")
+    collect = (f"collect {variant} at {shape} in {' and '.join(modes)} "
+               f"(collect run --variants {variant} --shapes {shape} --modes {','.join(modes)})")
+    shape_note = f"not_measured {shape} would say no mode of {shape} was measured"
+    if modes == ["compile"]:
+        return (f"{collect}, or leave the cell out of the compiled grid (run.compile_shapes and "
+                f"run.compile_variants name what is compiled); {shape_note}")
+    return f"{collect}; {shape_note}"
 
 
 # How alike (difflib's ratio, 0 to 1) a not_measured name and a variant's name, label or recipe must be to be
