@@ -37,6 +37,7 @@ from functools import cache
 
 from ..findings import Finding
 from ..lint.figures import tokenize
+from ..lint.operand_pairs import is_label_number
 from ..lint.vocabulary import NOISE_VERDICT_RE, ascii_folded, holds_verdict_stem
 from ..patterns import lazy_compile
 from ..records.kinds import RESULT_KINDS, Kind
@@ -84,12 +85,15 @@ def verdict_figures(line: str, start: int, end: int, labels=None) -> list[str]:
     with its unit (``7%``, ``0.11 ms``; lint's figures,
     :func:`studygen.lint.figures.tokenize`, so a shape or version is none),
     less the numbers of the names ``labels`` finds
-    (:func:`~studygen.checks.readme_text.numbered_labels`)."""
+    (:func:`~studygen.checks.readme_text.numbered_labels`) and whole numbers
+    without a unit (:func:`~studygen.lint.operand_pairs.is_label_number`: a
+    new user's "within noise at batch 8" was said to be about 8)."""
     first, last = verdict_clause(line, start, end)
     clause = line[first:last]
     if labels is not None:
         clause = labels.sub(lambda match: " " * len(match.group()), clause)
-    return [token.text for token in tokenize(clause) if token.figure is not None]
+    # a whole number without a unit names a configuration ("at batch 8", "on 8 GPUs"), no figure the verdict is on
+    return [token.text for token in tokenize(clause) if token.figure is not None and not is_label_number(token.figure)]
 
 
 def verdicts_in(line: str) -> list[re.Match]:

@@ -270,7 +270,8 @@ def test_verdict_figures_are_those_of_its_clause_with_their_units():
     gtx = re.compile("GTX 1070", re.I)
     line = "Speed is within noise on the GTX 1070, and fp16 is 7% slower."
     assert figures(line, "within noise", gtx) == []
-    assert figures(line, "within noise") == ["1070"]  # the name's number, unless its label is known
+    assert figures(line, "within noise") == []  # a whole number without a unit is a name's part, label known or not
+    assert figures("Speed is within noise on the GTX 1070.5 build.", "within noise") == ["1070.5"]  # decimals: a figure
     # the clause before a verdict that opens its own: "but" cuts it off, a relative "which" does not
     assert figures("FP8 saves 7%, but the 0.3 ms gap is within noise.", "within noise") == ["0.3 ms"]
     assert figures("FP8 saves 0.04 to 0.11 ms, which is within noise at 800 x 800.", "within noise") == ["0.04", "0.11 ms"]
@@ -333,3 +334,11 @@ def test_verdict_subjects_read_the_result_kind_table():
     assert verdict_subjects("The change is indistinguishable") == (TIMINGS,)  # no figure named: read as timings
     assert verdict_subjects("a GAP or a MAPping is within noise") == (TIMINGS,)  # inside words, no AP
     assert verdict_subjects("AP50 and kernel time are within noise") == (TIMINGS, QUALITY)
+
+
+def test_a_batch_size_is_not_what_a_verdict_is_about(tmp_path):
+    # a new user's "within noise at batch 8" was reported as a verdict "about 8"
+    template = HEADER + "The fp16 gap of 0.04 ms is within noise at batch 8 on 2 GPUs.\n"
+    study = load(tmp_path, records=[record("job", [latency("fp16", 5.889), latency("fp8", 5.850)])], template=template)
+    (finding,) = codes(sg204_noise_verdict.check(CheckContext(study)), "SG204")
+    assert finding.message.startswith('verdict "is within noise" about 0.04 ms is written by hand')
