@@ -55,7 +55,8 @@ RULES: tuple[Rule, ...] = (
          "a configuration the document says was not measured, given an outcome elsewhere"),
     Rule("SG107", ERROR, "universal comparison contradicted", "studygen.lint.sg107_universal_claims",
          "\"X is faster than Y on every GPU\" (all, always …) where a row of its tables (or two rows of two tables "
-         "alike in all but X and Y) has X not faster, or none holds both"),
+         "alike in all but X and Y) has X not faster, or none holds both; a best-of claim with a figure (\"A peaks at "
+         "2.6x\", \"B is the fastest at 4 ms\") that another row of its column beats"),
     Rule("SG201", ERROR, "stale README or figure", "studygen.checks.sg201_stale",
          "the committed README or a figure differs from what the records render to", waivable=False),
     Rule("SG202", ERROR, "invalid record", "studygen.checks.sg202_records",

@@ -230,23 +230,7 @@ def restricted_rows(table, view: TextView) -> list[int] | None:
         return None  # "at 1024-8192": a sweep without a 1024 or an 8192 row is another one
     if not (mentioned_vocab or view.excluded or multiword or numeric_words & view.token_set or parts_named or numbers_named):
         return table.all_rows  # the text names none of this table's labels
-    include: dict[int, set[str]] = {}
-    exclude: dict[int, set[str]] = {}
-    for column, values in table.label_values.items():
-        header_word = table.numeric_labels.get(column)
-        if header_word is not None and header_word not in view.token_set and not numbers_named:
-            continue  # a number label is named only after its header word or as a sweep point
-        for value in values if header_word is not None else _named_candidates(table, column, view):
-            if header_word is not None:
-                state = view.numeric_mention(header_word, value)
-                if state == 0 and numbers_named and _number_named(view, value):
-                    state = 1
-            else:
-                state = view.mention(value)
-            if state == 1:
-                include.setdefault(column, set()).add(value)
-            elif state == -1:
-                exclude.setdefault(column, set()).add(value)
+    include, exclude = _named_labels(table, view, numbers_named)
     by_parts = _rows_by_parts(table, view, include.keys() | exclude.keys()) if parts_named else {}
     if not include and not exclude and not by_parts:
         return table.all_rows
@@ -265,6 +249,48 @@ def restricted_rows(table, view: TextView) -> list[int] | None:
         for value in unwanted:
             kept.difference_update(table.label_values[column][value])
     return sorted(kept)
+
+
+def _named_labels(table, view: TextView, numbers_named) -> tuple[dict[int, set[str]], dict[int, set[str]]]:
+    """(included, excluded): label column -> the normalised labels of it that ``view`` names, plainly or
+    after an exclusion word; a numeric label counts after its header word, or as a sweep point when
+    ``numbers_named`` (the view names points or spans)."""
+    include: dict[int, set[str]] = {}
+    exclude: dict[int, set[str]] = {}
+    for column, values in table.label_values.items():
+        header_word = table.numeric_labels.get(column)
+        if header_word is not None and header_word not in view.token_set and not numbers_named:
+            continue  # a number label is named only after its header word or as a sweep point
+        for value in values if header_word is not None else _named_candidates(table, column, view):
+            if header_word is not None:
+                state = view.numeric_mention(header_word, value)
+                if state == 0 and numbers_named and _number_named(view, value):
+                    state = 1
+            else:
+                state = view.mention(value)
+            if state == 1:
+                include.setdefault(column, set()).add(value)
+            elif state == -1:
+                exclude.setdefault(column, set()).add(value)
+    return include, exclude
+
+
+def labels_named(table, view: TextView) -> dict[int, set[str]] | None:
+    """Label column -> the normalised labels of it that ``view`` names (a whole label, a number after its
+    header word or as a sweep point, or the labels holding the label words it names most: as
+    :func:`restricted_rows` reads them, column by column, for a reading that restricts some columns and
+    not others: :mod:`studygen.lint.best_rows`). None when the view leaves a label out ("except B200"),
+    names sweep points the table lacks, or names labels of other tables only: no one set of rows is meant."""
+    if view.excluded or restricted_rows(table, view) is None:
+        return None
+    numbers_named = table.numeric_labels and (view.bare_numbers or view.number_spans)
+    include, exclude = _named_labels(table, view, numbers_named)
+    if exclude:
+        return None
+    parts_named = view.part_mentions and table.part_words & view.part_mentions
+    for column, rows in (_rows_by_parts(table, view, include.keys()) if parts_named else {}).items():
+        include[column] = {normalize(table.rows[row].cells[column]) for row in rows}
+    return include
 
 
 def _named_candidates(table, column: int, view: TextView):

@@ -95,6 +95,7 @@ from .restriction import TextView
 from .header_names import mention as header_mention
 from .header_names import name_words
 from .figures import RATIO_UNITS, Figure
+from .best_rows import findings as best_findings
 from .inline_comparisons import states_its_figures
 from .join_messages import paired, unpaired
 from .rounding import stands_for
@@ -222,6 +223,8 @@ def check(document: Document) -> list[Finding]:
                 finding = _segment_finding(document, sentence, text, start, end)
                 if finding is not None:
                     findings.append(finding)
+    # a superlative with a figure ("GA peaks at 2.58x"): the quoted row against every other row it claims to beat
+    findings.extend(Finding(CODE, message, document.path, line, hint=hint) for line, message, hint in best_findings(document))
     return findings
 
 
