@@ -94,7 +94,8 @@ RULES: tuple[Rule, ...] = (
          "or compared in the study file's prose (there also variants from different software versions or model "
          "revisions, unnamed)"),
     Rule("SG213", WARNING, "unstable measurement", "studygen.checks.sg213_unstable",
-         "a ratio, verdict, range or side finding built on a timing flagged unstable"),
+         "a ratio, verdict, range or side finding built on a timing flagged unstable, or such a timing quoted in "
+         "the study file's prose"),
     Rule("SG214", ERROR, "quality from random weights", "studygen.checks.sg214_random_weights",
          "a COCO AP figure from random-init weights"),
     Rule("SG215", ERROR, "FP8 latency without real-FP8 evidence", "studygen.checks.sg215_fp8_evidence",

@@ -8,21 +8,41 @@ an unstable timing is one warning at its README line, naming the figure and
 the reason its record gives. A table that merely shows the figure is not
 flagged: the README's known gaps list every unstable timing by itself.
 
+The study file's own prose (title, description, decision: the fields
+:func:`~studygen.study.placeholders.claim_strings` gives, as SG222 reads
+them) is read too (:func:`quoted_unstable`): a latency it quotes (``14.17
+ms``, at least three significant digits) that only unstable timings give at
+its printed digits, of the rows its sentence names where it names any, is
+one warning at the field, unless its sentence says the figure is unstable. Case (a new user's trial): a decision summary
+said "bf16 is faster than fp32 at every shape: 1.50x (9.448 ms against
+14.17 ms)" where both timings were flagged unstable (CV 252.6 %); the
+tables' ratios were flagged, the decision resting on them was not.
+
 Case (fixture): ``trt8.6_unstable-gpu-compute.log``, where trtexec reports
 GPU compute time with a coefficient of variation of 44 %.
 """
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 
 from ..findings import Finding
 from ..numbers import format_number
+from ..patterns import lazy_compile
+from ..records.jsonpos import pointer_from_path
+from ..records.kinds import Kind
+from ..records.load import yaml_text_line
 from ..render.produced import kinds_where
+from ..study.placeholders import claim_strings
 from .base import readme_finding
+from .prose_figures import MIN_SIGNIFICANT, decimals_of, printed_as, quoted_figures, sentence_at, significant_digits
 from .readme_text import quote
+from .sg222_misquoted_figures import MAX_QUOTED_CHARACTERS, names_in, quoted_unit, row_names
 
 CHECKED_KINDS = kinds_where("concludes")  # the output kinds that declare it (render/produced.py)
+# a sentence that says its figure is unstable (what the prose warning's hint asks for)
+SAYS_UNSTABLE = lazy_compile(r"\b(?:unstable|instabilit(?:y|ies)|noisy|not\s+stable)\b", re.IGNORECASE)
 
 
 def check(context) -> list[Finding]:
@@ -43,6 +63,40 @@ def check(context) -> list[Finding]:
             study, "SG213", line,
             f"{item.kind.replace('_', ' ')} {quote(item.text)} is built on an unstable timing: {listed}",
             hint="re-measure until the timing is stable (lock clocks, more iterations), then render again"))
+    return findings + quoted_unstable(study, context.rendered_readme)
+
+
+def quoted_unstable(study, readme: str | None) -> list[Finding]:
+    """One warning per latency the study file's prose quotes that only
+    unstable timings give (see the module docstring): of the latency rows
+    whose own figure rounds or is cut to the quote at its decimals (of those
+    its sentence names, :func:`~.sg222_misquoted_figures.row_names`, where it
+    names any), every one flagged unstable. A quote that a stable timing
+    gives too may be of that one, and is not reported; nor is a figure the
+    README (``readme``, as render makes it now) does not print: a field the
+    template leaves out publishes nothing."""
+    quoted = [(path, start, number, unit, sentence_at(text, start)) for path, text in claim_strings(study.spec)
+              for number, unit, start in quoted_figures(text)
+              if significant_digits(number) >= MIN_SIGNIFICANT and len(number) <= MAX_QUOTED_CHARACTERS]
+    latencies = [row for row in study.rows if row.kind == Kind.LATENCY and row.value is not None]
+    findings = []
+    for path, start, number, unit, sentence in quoted:
+        rows_unit, factor = quoted_unit(number, unit)
+        if rows_unit != "ms" or (readme is not None and number not in readme):
+            continue
+        giving = [row for row in latencies if number in printed_as(float(row.value) * factor, decimals_of(number))]
+        named = [row for row in giving if names_in(sentence, row_names(study, row))]
+        giving = named or giving
+        if not giving or not all(row.unstable for row in giving) or SAYS_UNSTABLE.search(sentence):
+            continue
+        pointer = pointer_from_path(path)
+        listed = "; ".join(f"{format_number(row.value)} ms ({_configuration(row)}): {row.unstable_words(_as_recorded)}"
+                           for row in giving)
+        findings.append(Finding(
+            "SG213", f"{pointer} quotes {number} {unit}, an unstable timing: {listed}", study.rel(study.study_path),
+            line=yaml_text_line(study.spec_text, path, start), pointer=pointer, key=f"{pointer} {number} {unit}",
+            hint="re-measure until the timing is stable (lock clocks, more iterations), or say in the sentence "
+                 "that the figure is unstable and what it can still support"))
     return findings
 
 

@@ -253,10 +253,18 @@ def read_against(number: str, unit: str, measured: dict[str, Figures]) -> tuple[
     read against and the factor from their unit to the quoted one (an AP
     above 1 is in points, :func:`~studygen.checks.prose_figures.ap_factor`); no
     figures for a unit the records hold none in."""
-    rows_unit, factor = _UNITS[unit]
-    if rows_unit == "AP":
-        factor = ap_factor(number)
+    rows_unit, factor = quoted_unit(number, unit)
     return measured.get(rows_unit, Figures()), factor
+
+
+def quoted_unit(number: str, unit: str) -> tuple[str, float]:
+    """``(rows' unit, factor)``: the unit of the rows a quoted ``number unit``
+    is read against (``ms`` for ``µs``) and the factor from it to the quoted
+    one (1000 for ``µs``; an AP above 1 is in points,
+    :func:`~studygen.checks.prose_figures.ap_factor`). Raises KeyError for
+    a unit :func:`~studygen.checks.prose_figures.quoted_figures` never gives."""
+    rows_unit, factor = _UNITS[unit]
+    return rows_unit, ap_factor(number) if rows_unit == "AP" else factor
 
 
 def _finding(study, path: tuple, start: int, number: str, unit: str, near: list[tuple[str, str]],

@@ -1,4 +1,5 @@
-"""SG213 (warning): a ratio, verdict or range built on a timing flagged unstable."""
+"""SG213 (warning): a ratio, verdict or range built on a timing flagged unstable, or such a timing quoted in the
+study file's prose."""
 
 from __future__ import annotations
 
@@ -102,3 +103,56 @@ def test_a_ratio_cell_is_reported_at_its_own_row_of_its_own_table(tmp_path):
     assert finding.line > line_of(study, "NVIDIA L4:")  # the second table
     assert finding.message == ('ratio "1.50x" is built on an unstable timing: 38.4 ms (fp16, 1280x1280, batch 8, '
                                'job l4): CV 9%')
+
+
+# ---- the study file's prose (a new user's decision quoted two timings flagged unstable, CV 252.6 %) ----
+
+PROSE_TEMPLATE = "{{ generated_note }}\n\n# {{ study.title }}\n\n{{ study.spec.decision.summary }}\n"
+
+
+def prose_study(tmp_path, summary: str, results: list[dict], template: str = PROSE_TEMPLATE):
+    from .studies import spec
+
+    return load(tmp_path, records=[record("job", results)], template=template,
+                study=spec(decision={"shipped": False, "summary": summary}))
+
+
+def unstable_fp32(value: float = 14.1721, shape: str = "800x800") -> dict:
+    return latency("fp32", value, shape, unstable=True, unstable_reason="CV 252.6 % over all samples exceeds 5 %")
+
+
+def test_a_decision_quoting_an_unstable_timing_warns_at_its_field(tmp_path):
+    study = prose_study(tmp_path, "fp16 is faster: 5.889 ms against 14.17 ms for fp32.",
+                        [latency("fp16", 5.889), unstable_fp32()])
+    (finding,) = sg213_unstable.quoted_unstable(study, None)
+    assert (finding.code, finding.severity, finding.file, finding.pointer) == (
+        "SG213", WARNING, "families/toy/study.yaml", "/decision/summary")
+    assert finding.message == ("/decision/summary quotes 14.17 ms, an unstable timing: 14.1721 ms (fp32, 800x800, "
+                               "batch 1, job job): CV 252.6 % over all samples exceeds 5 %")
+    assert finding.hint.startswith("re-measure until the timing is stable")
+    assert [f.pointer for f in sg213_unstable.check(CheckContext(study))] == ["/decision/summary"]  # check runs it
+
+
+def test_a_quote_a_stable_timing_gives_too_is_not_reported(tmp_path):
+    # 14.17 is also the stable fp16 row at 640x640: the quote may be of that one
+    results = [unstable_fp32(), latency("fp16", 14.168, "640x640")]
+    assert sg213_unstable.quoted_unstable(prose_study(tmp_path, "It takes 14.17 ms.", results), None) == []
+    # unless the sentence names the unstable row's variant: then only fp32's rows are read
+    named = prose_study(tmp_path / "named", "fp32 takes 14.17 ms.", results)
+    assert [f.message.split(":")[0] for f in sg213_unstable.quoted_unstable(named, None)] == [
+        "/decision/summary quotes 14.17 ms, an unstable timing"]
+
+
+def test_a_sentence_that_says_its_figure_is_unstable_or_a_field_not_printed_passes(tmp_path):
+    said = prose_study(tmp_path, "fp32 takes 14.17 ms, a timing flagged unstable.", [unstable_fp32()])
+    assert sg213_unstable.quoted_unstable(said, None) == []
+    hidden = prose_study(tmp_path / "hidden", "fp32 takes 14.17 ms.", [unstable_fp32()],
+                         template="{{ generated_note }}\n\n# {{ study.title }}\n")
+    assert sg213_unstable.check(CheckContext(hidden)) == []
+    short = prose_study(tmp_path / "short", "fp32 takes 14 ms.", [unstable_fp32()])
+    assert sg213_unstable.quoted_unstable(short, None) == []  # two significant digits: a round figure, no quotation
+
+
+def test_a_quote_in_microseconds_is_read_in_milliseconds(tmp_path):
+    study = prose_study(tmp_path, "fp32 takes 14172 us.", [unstable_fp32()])
+    assert [f.key for f in sg213_unstable.quoted_unstable(study, None)] == ["/decision/summary 14172 us"]
