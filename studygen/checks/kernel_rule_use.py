@@ -63,7 +63,38 @@ class StudyRule:
         return f"rule {self.index + 1} ({self.pattern!r}, group {self.group})"
 
 
-def study_rules(study) -> list[StudyRule] | None:
+class StudyRules:
+    """The study file's rules (:class:`StudyRule`, in order, iterated and
+    indexed as a list) and the rules each kernel or layer name matches.
+    A profile lists the same kernels in many results and records, so each
+    distinct name is searched once: the names matched are held by this
+    object, which :func:`study_rules` makes for one check call."""
+
+    def __init__(self, rules: list[StudyRule]):
+        self.rules = rules
+        self._matching: dict[str, tuple[StudyRule, ...]] = {}
+
+    def __iter__(self) -> Iterator[StudyRule]:
+        return iter(self.rules)
+
+    def __getitem__(self, index: int) -> StudyRule:
+        return self.rules[index]
+
+    def matching(self, name: str) -> tuple[StudyRule, ...]:
+        """Every rule whose pattern is found in ``name``, in rule order."""
+        found = self._matching.get(name)
+        if found is None:
+            found = self._matching[name] = tuple(rule for rule in self.rules if rule.compiled.search(name))
+        return found
+
+    def taker(self, name: str) -> StudyRule | None:
+        """The first rule whose pattern is found in ``name`` (the one that
+        takes it), None when none is."""
+        found = self.matching(name)
+        return found[0] if found else None
+
+
+def study_rules(study) -> StudyRules | None:
     """The study file's own rules, compiled; None when it gives none (the
     built-in rules apply) or when one cannot be compiled safely (collect
     refuses the study file then, and says why)."""
@@ -77,24 +108,16 @@ def study_rules(study) -> list[StudyRule] | None:
             rules.append(StudyRule(index, entry["pattern"], entry["group"], compiled))
     except RecordError:
         return None
-    return rules
+    return StudyRules(rules)
 
 
-def taker(rules: list[StudyRule], name: str) -> StudyRule | None:
-    """The first rule whose pattern is found in ``name``, None when none is."""
-    for rule in rules:
-        if rule.compiled.search(name):
-            return rule
-    return None
-
-
-def known_group(rules: list[StudyRule], name: str) -> str | None:
+def known_group(rules: StudyRules, name: str) -> str | None:
     """The group ``rules`` put a kernel or layer named ``name`` in whatever
     else the profile said of it, or None when its name alone cannot tell
     (no rule matches it: its type or tactic may have decided)."""
     if elided_foreign_node(name):
         return FALLBACK_GROUP
-    rule = taker(rules, name)
+    rule = rules.taker(name)
     return rule.group if rule is not None else None
 
 
@@ -131,7 +154,7 @@ class Difference:
     words: str
 
 
-def differences(rules: list[StudyRule], index: int, result: dict) -> list[Difference]:
+def differences(rules: StudyRules, index: int, result: dict) -> list[Difference]:
     """Where result ``index`` (grouped by the study file's rules, as they
     were) differs from ``rules`` (as they are): a group no rule names, and a
     listed name the rules now put in another group (:func:`known_group`)."""
@@ -169,7 +192,7 @@ class RuleUse:
     shadowed: dict[int, int] | None = None
 
 
-def rule_uses(rules: list[StudyRule], current: list[dict], others: list[dict]) -> list[RuleUse]:
+def rule_uses(rules: StudyRules, current: list[dict], others: list[dict]) -> list[RuleUse]:
     """:class:`RuleUse` of every rule over the results ``current`` (grouped
     by ``rules``: a rule took a name only where its group is listed) and
     ``others`` (grouped by other rules, or transcribed: a rule that would
@@ -185,8 +208,7 @@ def rule_uses(rules: list[StudyRule], current: list[dict], others: list[dict]) -
             if not complete_listing(result, group) or "time_ms" not in group:
                 use.maybe = True
             for kernel in group.get("kernels") or []:
-                first = taker(rules, kernel["name"])
-                if first is None and not elided_foreign_node(kernel["name"]):
+                if rules.taker(kernel["name"]) is None and not elided_foreign_node(kernel["name"]):
                     use.maybe = True  # grouped by its type or tactic, perhaps by this rule
     for result in [*current, *others]:
         for group in result.get("groups") or []:
@@ -194,17 +216,18 @@ def rule_uses(rules: list[StudyRule], current: list[dict], others: list[dict]) -
                 name = kernel["name"]
                 if elided_foreign_node(name):
                     continue
-                first = taker(rules, name)
-                if first is None:
+                matching = rules.matching(name)
+                if not matching:
                     continue
+                first = matching[0]
                 by_index[first.index].takes = True
-                for use in uses[first.index + 1:]:
-                    if use.rule.compiled.search(name):
-                        use.shadowed[first.index] = use.shadowed.get(first.index, 0) + 1
+                for later in matching[1:]:
+                    shadowed = by_index[later.index].shadowed
+                    shadowed[first.index] = shadowed.get(first.index, 0) + 1
     return uses
 
 
-def unclassified_names(rules: list[StudyRule], results: list[dict]) -> list[str]:
+def unclassified_names(rules: StudyRules, results: list[dict]) -> list[str]:
     """The listed names of the fallback group that no rule matches, each
     once, largest kernel time first: what a rule that takes nothing may
     have been written for."""
@@ -215,6 +238,6 @@ def unclassified_names(rules: list[StudyRule], results: list[dict]) -> list[str]
                 continue
             for kernel in group.get("kernels") or []:
                 name = kernel["name"]
-                if not elided_foreign_node(name) and taker(rules, name) is None:
+                if not elided_foreign_node(name) and rules.taker(name) is None:
                     times[name] = max(times.get(name, 0.0), kernel.get("time_ms") or 0.0)
     return sorted(times, key=lambda name: (-times[name], name))

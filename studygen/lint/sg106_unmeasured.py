@@ -55,6 +55,7 @@ unhedged outcome is a warning.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -402,14 +403,11 @@ def _declared_row_label(row: Row) -> str:
 
 
 def _declared_row_labels(row: Row, label: str, column_words: dict[int, str]) -> list[str]:
-    """What a row with "not measured" cells declares: its ``label``
-    (:func:`_declared_row_label`, not "") with, for each declaring cell in a
-    column that its header tells apart from the table's other value columns
-    (``column_words``: :func:`_column_words` of the row's table), that
-    column's own words ("800 x 800 / total" under "fp32 (ms)" beside "fp16
-    (ms)" declares 800 x 800 / total / fp32, not the row's fp16 figures);
-    the label alone where the column's header names only what all columns
-    measure."""
+    """What a row with "not measured" cells declares: its ``label`` (:func:`_declared_row_label`, not "")
+    with, for each declaring cell in a column that its header tells apart from the table's other value
+    columns (``column_words``: :func:`_column_words` of the row's table), that column's own words
+    ("800 x 800 / total" under "fp32 (ms)" beside "fp16 (ms)" declares 800 x 800 / total / fp32, not the
+    row's fp16 figures); the label alone where the column's header names only what all columns measure."""
     found = []
     for column, cell in enumerate(row.cells):
         if not _declares_cell(cell):
@@ -445,7 +443,8 @@ def check(document: Document) -> list[Finding]:
     reported: set[tuple[int, str]] = set()
     # what a sentence must hold to name each declared configuration (configuration_terms.term_anchor);
     # None: some configuration any sentence may name
-    anchors = [term_anchor(item.terms) for item in declared]
+    anchor_of = functools.cache(term_anchor)  # for this document: sets repeat (H200 README: 732 asks, 86 sets)
+    anchors = [anchor_of(item.terms) for item in declared]
     anchors = None if None in anchors else set(anchors)
     named_by = _named_index(declared)
     for block in document.prose:
@@ -480,7 +479,7 @@ def check(document: Document) -> list[Finding]:
         any_header = set().union(*headers)
         # the label columns' headers name what their cells hold: row "a" under "Job" is job a
         label_headers = _stemmed(_named_tokens(" / ".join(table.headers[c] for c in table.label_columns if c < len(table.headers))))
-        row_anchors = _row_anchors(declared, label_headers | any_header)
+        row_anchors = _row_anchors(declared, label_headers | any_header, anchor_of)
         for row in table.rows:
             if row_anchors is not None and not any(anchor in sentence_probe(row.label) for anchor in row_anchors):
                 continue  # its label names no configuration's words that the headers leave out
@@ -529,14 +528,14 @@ def _first_elsewhere(first: _Declared, other: _Declared | None, block: Block, li
     return other if first[1].block is block and first[1].line == line else first
 
 
-def _row_anchors(declared: list[Unmeasured], headed: set[str]) -> set[str] | None:
-    """What a row's label must hold (:func:`~studygen.lint.configuration_terms.term_anchor`)
+def _row_anchors(declared: list[Unmeasured], headed: set[str], anchor_of=term_anchor) -> set[str] | None:
+    """What a row's label must hold (``anchor_of``: :func:`~studygen.lint.configuration_terms.term_anchor`)
     to name each configuration with the words ``headed`` (its table's headers) leave to it; None
     when one needs no word of the label, or none it can be read from."""
     anchors = set()
     for item in declared:
         rest = item.terms - headed
-        anchor = term_anchor(rest) if rest else None
+        anchor = anchor_of(rest) if rest else None
         if anchor is None:
             return None
         anchors.add(anchor)

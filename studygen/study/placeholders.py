@@ -228,11 +228,19 @@ def placeholder_found(text: str) -> tuple[str, int]:
     return "", 0
 
 
+# PROSE_FIELDS by length and first step (never "*"), each as its later steps: a path is held against those only
+# (about 1,200 paths a check of the shipped project, render's study-file view and SG218 each asking of every string).
+_PROSE_FIELDS_AT: dict[tuple[int, str], list[tuple]] = {}
+for _field in PROSE_FIELDS:
+    _PROSE_FIELDS_AT.setdefault((len(_field), _field[0]), []).append(_field[1:])
+
+
 def is_prose_field(path: tuple) -> bool:
     """Whether ``path`` (the keys and indexes from the study file's root to a
     string) names a field of :data:`PROSE_FIELDS`."""
-    return any(len(field) == len(path) and all(f in ("*", step) for f, step in zip(field, path))
-               for field in PROSE_FIELDS)
+    later_steps = _PROSE_FIELDS_AT.get((len(path), path[0])) if path else None
+    return later_steps is not None and any(all(f in ("*", step) for f, step in zip(steps, path[1:]))
+                                           for steps in later_steps)
 
 
 def spec_strings(node, path: tuple = ()):

@@ -260,3 +260,27 @@ def test_unclassified_names_are_the_fallback_names_no_rule_takes_largest_first(t
     # a name keeps its largest time over the results; one listed without a time sorts last
     assert kernel_rule_use.unclassified_names(rules, [first, second]) == [
         "Reformatting CopyNode 0", "__mye12_1", "__mye59_0"]
+
+
+def test_each_distinct_name_is_searched_once_by_each_rule(tmp_path):
+    # two layers, read by differences, rule_uses (twice: as current and other) and unclassified_names: every
+    # rule searches each name once
+    rules, result = _rules_and_result(tmp_path, RULES, {"linear": [("node_linear_myl5_2", 0.0112)],
+                                                        "other": [("fused_block_3", 0.004)]})
+    searched = []
+
+    class Counted:
+        def __init__(self, compiled):
+            self.compiled = compiled
+
+        def search(self, name):
+            searched.append(name)
+            return self.compiled.search(name)
+
+    for rule in rules:
+        object.__setattr__(rule, "compiled", Counted(rule.compiled))
+    assert kernel_rule_use.differences(rules, 0, result) == []
+    uses = kernel_rule_use.rule_uses(rules, [result], [result])
+    assert [use.takes for use in uses] == [False, True, False]
+    assert kernel_rule_use.unclassified_names(rules, [result]) == ["fused_block_3"]
+    assert sorted(searched) == ["fused_block_3"] * 3 + ["node_linear_myl5_2"] * 3

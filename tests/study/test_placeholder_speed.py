@@ -8,6 +8,7 @@ patterns alone, over real texts and texts built to find a gap."""
 from __future__ import annotations
 
 
+import itertools
 import re
 
 import pytest
@@ -131,3 +132,30 @@ def test_every_text_a_gated_pattern_matches_holds_its_cue_words(name, pattern, c
     text = data.draw(_drawn(pattern))
     assert pattern.search(text) is not None
     assert placeholders._Cues(text).may(*cues)
+
+
+def _prose_field_as_written(path: tuple) -> bool:
+    """PROSE_FIELDS read as their comment says, field by field: is_prose_field must answer this."""
+    return any(len(field) == len(path) and all(step in ("*", actual) for step, actual in zip(field, path))
+               for field in placeholders.PROSE_FIELDS)
+
+
+def _near_paths() -> list[tuple]:
+    """Every path of at most two steps drawn from the fields' own steps and others (an index, an unknown key,
+    "*" as a key), and every path that takes each step of a field as written or as one of those others, with
+    a step more and a step less."""
+    steps = sorted({step for field in placeholders.PROSE_FIELDS for step in field}) + [0, 3, "x", "*"]
+    paths = [()] + [(step,) for step in steps] + [(first, second) for first in steps for second in steps]
+    for field in placeholders.PROSE_FIELDS:
+        for path in itertools.product(*[(step, 0, "x", "*") for step in field]):
+            paths += [path, (*path, "x"), path[:-1]]
+    return paths
+
+
+def test_prose_fields_are_looked_up_as_written():
+    """is_prose_field looks a path up among the fields of its length and first step: the same answer as
+    reading every field, over paths one step from each field, longer, shorter and at the root."""
+    paths = _near_paths()
+    assert sum(map(placeholders.is_prose_field, paths)) > len(placeholders.PROSE_FIELDS)
+    assert [placeholders.is_prose_field(path) for path in paths] == [_prose_field_as_written(path) for path in paths]
+    assert placeholders.is_prose_field(()) is False
