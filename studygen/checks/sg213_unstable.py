@@ -31,7 +31,6 @@ from ..findings import Finding
 from ..numbers import format_number
 from ..patterns import lazy_compile
 from ..records.jsonpos import pointer_from_path
-from ..records.kinds import Kind
 from ..records.load import yaml_text_line
 from ..render.produced import kinds_where
 from ..study.placeholders import claim_strings
@@ -67,9 +66,9 @@ def check(context) -> list[Finding]:
 
 
 def quoted_unstable(study, readme: str | None) -> list[Finding]:
-    """One warning per latency the study file's prose quotes that only
-    unstable timings give (see the module docstring): of the latency rows
-    whose own figure rounds or is cut to the quote at its decimals (of those
+    """One warning per figure in ms the study file's prose quotes that only
+    unstable timings give (see the module docstring): of the rows in ms
+    (latencies, kernel times) whose own figure rounds or is cut to the quote at its decimals (of those
     its sentence names, :func:`~.sg222_misquoted_figures.row_names`, where it
     names any), every one flagged unstable. A quote that a stable timing
     gives too may be of that one, and is not reported; nor is a figure the
@@ -78,13 +77,14 @@ def quoted_unstable(study, readme: str | None) -> list[Finding]:
     quoted = [(path, start, number, unit, sentence_at(text, start)) for path, text in claim_strings(study.spec)
               for number, unit, start in quoted_figures(text)
               if significant_digits(number) >= MIN_SIGNIFICANT and len(number) <= MAX_QUOTED_CHARACTERS]
-    latencies = [row for row in study.rows if row.kind == Kind.LATENCY and row.value is not None]
+    # every figure in ms (a kernel group's time too): a quote that a stable one gives may be of that one
+    timings = [row for row in study.rows if row.unit == "ms" and row.value is not None]
     findings = []
     for path, start, number, unit, sentence in quoted:
         rows_unit, factor = quoted_unit(number, unit)
         if rows_unit != "ms" or (readme is not None and number not in readme):
             continue
-        giving = [row for row in latencies if number in printed_as(float(row.value) * factor, decimals_of(number))]
+        giving = [row for row in timings if number in printed_as(float(row.value) * factor, decimals_of(number))]
         named = [row for row in giving if names_in(sentence, row_names(study, row))]
         giving = named or giving
         if not giving or not all(row.unstable for row in giving) or SAYS_UNSTABLE.search(sentence):

@@ -156,3 +156,32 @@ def test_a_sentence_that_says_its_figure_is_unstable_or_a_field_not_printed_pass
 def test_a_quote_in_microseconds_is_read_in_milliseconds(tmp_path):
     study = prose_study(tmp_path, "fp32 takes 14172 us.", [unstable_fp32()])
     assert [f.key for f in sg213_unstable.quoted_unstable(study, None)] == ["/decision/summary 14172 us"]
+
+
+def test_the_whole_prose_finding_with_two_unstable_timings_after_a_quote_of_another_unit(tmp_path):
+    # 24.38 MiB is read first and passed over; 14.17 ms is given by two unstable jobs' rows, both named
+    from .studies import spec
+
+    summary = "The plan is 24.38 MiB; fp32 takes 14.17 ms."
+    second = record("job2", [latency("fp32", 14.169, unstable=True, distribution={"cv": 0.453})])
+    study = load(tmp_path, records=[record("job", [unstable_fp32()]), second], template=PROSE_TEMPLATE,
+                 study=spec(decision={"shipped": False, "summary": summary}))
+    (finding,) = sg213_unstable.quoted_unstable(study, None)
+    assert finding.message == (
+        "/decision/summary quotes 14.17 ms, an unstable timing: 14.1721 ms (fp32, 800x800, batch 1, job job): "
+        "CV 252.6 % over all samples exceeds 5 %; 14.169 ms (fp32, 800x800, batch 1, job job2): coefficient of "
+        "variation 45.3%; flagged unstable")
+    assert finding.line == next(number for number, line in enumerate(study.spec_text.splitlines(), start=1)
+                                if "summary:" in line)
+    assert finding.hint == ("re-measure until the timing is stable (lock clocks, more iterations), or say in the "
+                            "sentence that the figure is unstable and what it can still support")
+
+
+def test_three_significant_digits_are_a_quotation_and_a_stable_figure_of_another_kind_is_one_too(tmp_path):
+    three = prose_study(tmp_path, "fp32 takes 14.2 ms.", [unstable_fp32()])
+    assert [f.key for f in sg213_unstable.quoted_unstable(three, None)] == ["/decision/summary 14.2 ms"]
+    # a stable kernel group time of 14.17 ms may be what the sentence quotes
+    from .studies import kernel_time
+
+    kernel = prose_study(tmp_path / "kernel", "It takes 14.17 ms.", [unstable_fp32(), kernel_time("fp16", {"GEMM": 14.17})])
+    assert sg213_unstable.quoted_unstable(kernel, None) == []
