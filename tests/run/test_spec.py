@@ -81,3 +81,13 @@ def test_bad_study_entries_name_their_pointer():
     with pytest.raises(RecordError) as caught:
         build_plan(broken, study_path="families/tiny/study.yaml")
     assert caught.value.where == "/run/shapes/0"
+
+
+def test_whole_number_counts_written_as_floats_are_counts():
+    # JSON Schema's integer takes 2.0, which then stopped a run mid-way (range() of a float)
+    study = spec()
+    study["run"].update(batch=2.0, repeats=3.0, iterations=7.0, unstable_cv=0.1, compilations="auto")
+    settings = build_plan(study, study_path="s.yaml").settings
+    assert [(settings[key], type(settings[key])) for key in ("batch", "repeats", "iterations")] == [
+        (2, int), (3, int), (7, int)]
+    assert (settings["unstable_cv"], settings["compilations"], settings["pin_timing"]) == (0.1, "auto", True)

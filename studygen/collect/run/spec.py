@@ -173,7 +173,7 @@ def build_plan(spec: dict, *, study_path: str, variants: list[str] | None = None
     cannot run, an invalid shape or kernel-group pattern, UsageError for an
     unknown selection.
     """
-    run = {**DEFAULT_RUN, **(spec.get("run") or {})}
+    run = _whole_numbers({**DEFAULT_RUN, **(spec.get("run") or {})})
     declared = {v["name"]: v for v in spec["variants"]}
     _check_variants(spec, study_path)
     _check_shapes_and_modes(spec, run, study_path)
@@ -191,6 +191,16 @@ def build_plan(spec: dict, *, study_path: str, variants: list[str] | None = None
         settings=run, agreement=agreement, cells=shard_cells(selected, shard), shard=shard,
         kernel_rules=rules_from_study(spec, study_path), all_cells=all_cells,
     )
+
+
+def _whole_numbers(run: dict) -> dict:
+    """``run`` with each count the study schema types ``integer`` (batch,
+    repeats, iterations, ...: the whole-number defaults of :data:`DEFAULT_RUN`)
+    as an int: JSON Schema's ``integer`` takes any number without a fraction,
+    so ``batch: 2.0`` passed the schema and then stopped a run mid-way with an
+    internal error (``range`` takes no float), its record half written."""
+    return {key: int(value) if isinstance(DEFAULT_RUN.get(key), int) and not isinstance(DEFAULT_RUN[key], bool)
+            and isinstance(value, float) and value.is_integer() else value for key, value in run.items()}
 
 
 def _check_variants(spec: dict, study_path: str) -> None:
