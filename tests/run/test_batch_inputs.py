@@ -53,3 +53,19 @@ def test_a_study_at_batch_3_times_forwards_of_three_images(tmp_path, run_cli, mo
     # timing and profiling forwards take 3 images (the held-out set's 2 photographs, the first again);
     # the agreement stage compares outputs photograph by photograph
     assert set(seen) == {1, 3} and seen.count(3) > seen.count(1)
+
+
+def test_a_resume_after_the_batch_changed_measures_the_new_batch(tmp_path, run_cli):
+    # a resume looked for any latency of the cell whatever its batch: it recorded nothing, and check passed
+    study = VIT_STUDY.replace('  shapes: ["32x32", "48x48"]', '  shapes: ["32x32"]\n  batch: 1')
+    root = make_tiny_project(tmp_path / "project", study)
+    command = ("collect", "run", "--study", root / "families" / "tiny", "--job", "b", "--root", root,
+               "--commit", "0" * 40, "--clean", "--quiet", "--cpu")
+    assert run_cli(*command).exit_code == 0
+    study_file = root / "families" / "tiny" / "study.yaml"
+    study_file.write_text(study_file.read_text().replace("  batch: 1", "  batch: 2"))
+    done = run_cli(*command, "--resume")
+    assert done.exit_code == 0, done.err
+    results = json.loads((root / "measurements" / "tiny" / "b.json").read_text())["results"]
+    latencies = sorted((r["variant"], r["batch"]) for r in results if r["kind"] == "latency")
+    assert latencies == [("fp16", 1), ("fp16", 2), ("fp32", 1), ("fp32", 2)]

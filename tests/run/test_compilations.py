@@ -189,10 +189,11 @@ def test_a_worker_sink_never_records_the_quantization_again_and_a_delegating_one
 
     class Record:
         def has(self, *key):
-            return key == ("latency", "fp16", "64x96", "compile", "median")
+            return key == ("latency", "fp16", "64x96", "compile", "median", 4)
 
     here = MemorySink(delegate=Record())
-    assert here.has("latency", "fp16", "64x96", "compile", "median")
+    assert here.has("latency", "fp16", "64x96", "compile", "median", 4)  # the batch asked for is passed on
+    assert not here.has("latency", "fp16", "64x96", "compile", "median", 2)
     assert not here.has("quantization", "fp8", "64x96")
 
 

@@ -81,9 +81,9 @@ class MemorySink:
     added: list[dict] = field(default_factory=list)
 
     def has(self, kind: str, variant: str, shape: str | None = None, mode: str | None = None,
-            metric: str | None = None) -> bool:
+            metric: str | None = None, batch: int | None = None) -> bool:
         if self.delegate is not None:
-            return self.delegate.has(kind, variant, shape, mode, metric)
+            return self.delegate.has(kind, variant, shape, mode, metric, batch)
         return kind == Kind.QUANTIZATION
 
     def add(self, *results: dict) -> None:

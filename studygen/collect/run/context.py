@@ -119,7 +119,7 @@ class ResultSink(Protocol):
     display: str
 
     def has(self, kind: str, variant: str, shape: str | None = None, mode: str | None = None,
-            metric: str | None = None) -> bool:
+            metric: str | None = None, batch: int | None = None) -> bool:
         """True when the record holds such a result, or a not_measured for it (resume)."""
 
     def add(self, *results: dict) -> None:
@@ -265,7 +265,7 @@ class RunContext:
 
     def latency_pending(self, cell: Cell) -> bool:
         """No latency (nor a not_measured for it) recorded yet for ``cell``."""
-        return not self.sink.has(Kind.LATENCY, cell.variant, cell.shape, cell.mode, "median")
+        return not self.sink.has(Kind.LATENCY, cell.variant, cell.shape, cell.mode, "median", self.settings["batch"])
 
     def agreement_pending(self, name: str) -> bool:
         return not self.sink.has(Kind.AGREEMENT, name, self.plan.agreement_shape, "eager", "logit_correlation")

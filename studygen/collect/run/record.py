@@ -79,12 +79,17 @@ class RunRecord:
         return self.data["results"]
 
     def has(self, kind: str, variant: str, shape: str | None = None, mode: str | None = None,
-            metric: str | None = None) -> bool:
+            metric: str | None = None, batch: int | None = None) -> bool:
         """True when a result of ``kind`` (its metric or statistic ``metric``
-        when given) for ``variant`` at ``shape`` and ``mode`` is present, or a
-        not_measured for it (metric ``kind`` or ``metric``): resume skips it."""
+        when given) for ``variant`` at ``shape`` and ``mode`` (and ``batch``
+        when given) is present, or a not_measured for it (metric ``kind`` or
+        ``metric``): resume skips it. A result of another batch is another
+        cell: a resume after ``run.batch`` changed recorded nothing, and the
+        record kept only the old batch's figures (attack)."""
         for result in self.results:
             if result["variant"] != variant or result.get("shape") != shape or result.get("mode") != mode:
+                continue
+            if batch is not None and result.get("batch", batch) != batch:
                 continue
             if result["kind"] == kind and (metric is None or (result.get("metric") or result.get("statistic")) == metric):
                 return True
