@@ -19,6 +19,8 @@ import socket
 
 from ..errors import ConflictError
 from .checkpoints import Revisions, model_id_form, names_model_id
+from .keys import measured_without_gpu
+from .kinds import Kind
 from .unstated import CHECKPOINT_DEFAULTS, DEFAULT_WEIGHTS_NOTE
 
 # Provenance fields a collector may fill in; checked for conflicts on extend.
@@ -60,6 +62,13 @@ def merge_provenance(existing: dict, incoming: dict, display: str,
             raise ConflictError(f"{conflict}; {fix}collect with --replace REASON to correct the record", path=display,
                                 pointer=pointer)
         corrections.append(f"provenance.{field} corrected from {shown(old)} to {shown(new)}: {' '.join(correct.split())}")
+
+    if measured_without_gpu(merged) and incoming.get("gpu"):
+        # gpu_count 0 is a known "no GPU", not a GPU left unstated: a trtexec log collected into a --cpu job
+        # filled in the log's GPU, and the job's CPU figures were keyed and printed under it (attack)
+        differs("gpu", None, incoming["gpu"], f"the record was measured without a GPU (gpu_count 0), the new input "
+                f"names {incoming['gpu']!r}: one job is one measuring machine; use another --job", "/provenance/gpu")
+        merged["gpu_count"] = incoming.get("gpu_count")  # corrected: its count of none was part of the error
 
     for name in SCALAR_PROVENANCE:
         new = incoming.get(name)
@@ -191,16 +200,38 @@ def measuring_machine_block(block: dict, collector: dict, stated: dict | None = 
     return incoming
 
 
-def check_measuring_machine(provenance: dict, block: dict, display: str, *, created: bool) -> None:
+def check_measuring_machine(provenance: dict, block: dict, display: str, *, created: bool,
+                            results: list | tuple = ()) -> None:
     """Refuse (ConflictError at ``/provenance/gpu``) to take this machine as
     the measuring machine of an existing record measured on another GPU.
     Here a missing GPU is known, not unknown: a machine without one did not
-    measure a GPU job."""
+    measure a GPU job, also where the record names no GPU but its
+    ``results`` were measured on one (:func:`gpu_measured`: a TensorRT log
+    that names none took this machine's CPU as its measuring machine, and
+    its rows were keyed under the CPU)."""
     measured_on = provenance.get("gpu")
     if not created and measured_on is not None and block.get("gpu") != measured_on:
         raise ConflictError(f"the record was measured on {measured_on}; this machine has "
                             f"{block.get('gpu') or 'no GPU'}: one job is one measuring machine",
                             path=display, pointer="/provenance/gpu")
+    if not created and measured_on is None and not block.get("gpu") and gpu_measured(results):
+        raise ConflictError("the record holds results a GPU measured (TensorRT, GPU compute time or CUDA events); "
+                            "this machine has no GPU: one job is one measuring machine (give the GPU with the "
+                            "collect that read the results, --gpu)", path=display, pointer="/provenance/gpu")
+
+
+def gpu_measured(results) -> bool:
+    """Whether any of ``results`` (a record's) was timed on a GPU, whatever
+    its provenance says: a latency or kernel time TensorRT ran
+    (``backend: tensorrt``), or a latency timed as GPU compute time or with
+    CUDA events. A plan's size or an AP is no timing: any machine may read it."""
+    def timed_on_gpu(result: dict) -> bool:
+        if result.get("kind") not in (Kind.LATENCY, Kind.KERNEL_TIME):
+            return False
+        return result.get("backend") == "tensorrt" or result.get("timing") == "gpu_compute" or \
+            (result.get("method") or {}).get("timer") == "cuda-events"
+
+    return any(timed_on_gpu(result) for result in results)
 
 
 def merge_conversion_machine(provenance: dict, machine: dict, display: str) -> None:

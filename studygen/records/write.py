@@ -422,7 +422,8 @@ def merge_machine(measurements_dir: Path, family: str, job_id: str, block: dict,
             stated = load_record(path, display).provenance  # the git state it states stays (measuring_machine_block)
             draft = build_document(path, family, job_id, measuring_machine_block(block, collector, stated), [],
                                    correct=correct)
-            check_measuring_machine(draft.document["provenance"], block, display, created=draft.created)
+            check_measuring_machine(draft.document["provenance"], block, display, created=draft.created,
+                                    results=draft.document["results"])
         else:
             incoming = {"gpu": None, "software": {}, "checkpoint": defaulted_checkpoint(), "collector": collector}
             draft = build_document(path, family, job_id, incoming, [])

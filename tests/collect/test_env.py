@@ -254,3 +254,34 @@ def test_env_replace_is_for_the_measuring_machine_with_a_reason(run_cli, workdir
                    "--measurements", workdir / "measurements", *extra)
     assert done.exit_code == 2 and words in done.err
     assert path.read_bytes() == before
+
+
+def test_a_gpu_log_into_a_job_measured_without_a_gpu_is_refused(run_cli, workdir):
+    # attack: a trtexec log collected into a --cpu job filled in its GPU, and the job's CPU latency was then
+    # keyed and printed under the H100
+    path = _cpu_record_stating_python(workdir, platform.python_version())
+    before = path.read_bytes()
+    log = ("--log", TRTEXEC / "trt10.16_build-and-run.log", "--measurements", workdir / "measurements",
+           "--commit", "8431bb881c3ef89e6322586b8c02de228916dd1e")
+    done = run_cli("collect", "trtexec", "--family", "demo", "--job", "cpu-2", *log)
+    assert done.exit_code == 2
+    assert ("cpu-2.json:/provenance/gpu: the record was measured without a GPU (gpu_count 0), the new input names "
+            "'NVIDIA H100 PCIe': one job is one measuring machine; use another --job") in done.err
+    assert path.read_bytes() == before
+
+
+def test_env_on_a_machine_without_a_gpu_is_no_measuring_machine_of_gpu_timings(run_cli, workdir):
+    # attack: a TensorRT 7 log names no GPU; env on a CPU machine took the job over, its rows keyed under the CPU
+    measurements = workdir / "measurements"
+    first = run_cli("collect", "trtexec", "--family", "demo", "--job", "t7", "--variant", "int8", "--log",
+                    TRTEXEC / "trt7_resnet50-int8_console.log", "--measurements", measurements)
+    assert first.exit_code == 0, first.err
+    path = measurements / "demo" / "t7.json"
+    assert json.loads(path.read_text())["provenance"]["gpu"] is None
+    before = path.read_bytes()
+    done = run_cli("collect", "env", "--family", "demo", "--job", "t7", "--role", "measuring", "--no-torch",
+                   "--measurements", measurements)
+    assert done.exit_code == 2
+    assert ("t7.json:/provenance/gpu: the record holds results a GPU measured (TensorRT, GPU compute time or CUDA "
+            "events); this machine has no GPU: one job is one measuring machine") in done.err
+    assert path.read_bytes() == before
