@@ -69,3 +69,31 @@ def test_a_resume_after_the_batch_changed_measures_the_new_batch(tmp_path, run_c
     results = json.loads((root / "measurements" / "tiny" / "b.json").read_text())["results"]
     latencies = sorted((r["variant"], r["batch"]) for r in results if r["kind"] == "latency")
     assert latencies == [("fp16", 1), ("fp16", 2), ("fp32", 1), ("fp32", 2)]
+
+
+def test_inputs_that_cannot_fit_are_refused_before_any_record(tmp_path, run_cli):
+    # attack: run.batch 2**20 (the schema's limit) filled a 23 GB machine's memory in 18 s without a word
+    from studygen.collect.run.context import input_bytes
+
+    assert input_bytes(2, 3, 32, 32) == 1 * 3 * 3 * 32 * 32 * 4  # one input of 3 images, float32
+    assert input_bytes(6, 4, 10, 20) == 2 * 4 * 3 * 10 * 20 * 4
+    # 48 TiB at 2048x2048: more than any machine has free, so the test does not depend on this one's memory
+    study = VIT_STUDY.replace('  shapes: ["32x32", "48x48"]', '  shapes: ["32x32", "2048x2048"]\n  batch: 1048576')
+    root = make_tiny_project(tmp_path / "project", study)
+    done = run_cli("collect", "run", "--study", root / "families" / "tiny", "--job", "huge", "--root", root,
+                   "--commit", "0" * 40, "--clean", "--quiet", "--cpu")
+    assert done.exit_code == 2
+    assert done.err.startswith("studygen: families/tiny/study.yaml")
+    assert ("run.batch 1048576 at 2048x2048: the timing inputs take 49152.0 GiB (1048576 images of 3 x 2048 x 2048 "
+            "float32 values per input), more than the ") in done.err and "(/run/batch)" in done.err
+    assert not (root / "measurements" / "tiny" / "huge.json").exists()
+
+
+def test_the_size_test_passes_what_fits_and_what_it_cannot_measure():
+    from studygen.collect.run.context import refuse_oversized_inputs
+    from studygen.errors import RecordError
+
+    refuse_oversized_inputs({"batch": 8}, ["32x32"], 6, 8 * 3 * 32 * 32 * 4, "here", "s.yaml")  # exactly fits
+    refuse_oversized_inputs({"batch": 8}, ["32x32"], 6, None, "here", "s.yaml")  # free memory unknown
+    with pytest.raises(RecordError, match=r"run.batch 8 at 64x32: .* 0.0 GiB free on here"):
+        refuse_oversized_inputs({"batch": 8}, ["32x32", "64x32"], 6, 8 * 3 * 32 * 32 * 4, "here", "s.yaml")

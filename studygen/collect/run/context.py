@@ -19,7 +19,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Protocol
 
-from ...errors import UsageError
+from ...errors import RecordError, UsageError
 from ...records.kinds import Kind
 from .coco_ap import CocoSetup, detections_path
 from .images import Photo, load_image_set, to_pixel_values
@@ -259,9 +259,14 @@ class RunContext:
         record said ``batch: 8``: a batch-1 time published as batch 8's.)"""
         import torch
 
-        photos = self.agreement.photos
-        return [torch.cat([self.pixel_values(photos[index], height, width, dtype) for index in batch])
-                for batch in batched_photos(len(photos), self.settings["batch"])]
+        photos, inputs = self.agreement.photos, []
+        for indices in batched_photos(len(photos), self.settings["batch"]):
+            # filled image by image: a list of images joined by torch.cat held every input twice
+            batch = torch.empty((len(indices), 3, height, width), dtype=dtype, device=self.device)
+            for place, index in enumerate(indices):
+                batch[place] = self.pixel_values(photos[index], height, width, dtype)[0]
+            inputs.append(batch)
+        return inputs
 
     def latency_pending(self, cell: Cell) -> bool:
         """No latency (nor a not_measured for it) recorded yet for ``cell``."""
@@ -301,3 +306,49 @@ def batched_photos(photo_count: int, batch: int) -> list[list[int]]:
         raise ValueError(f"{photo_count} photographs in batches of {batch}: both must be 1 or more")
     inputs = -(-photo_count // batch)
     return [[(first * batch + offset) % photo_count for offset in range(batch)] for first in range(inputs)]
+
+
+# bytes per value of the widest input a run builds (float32; fp16 and bf16 inputs take half)
+INPUT_VALUE_BYTES = 4
+
+
+def input_bytes(photo_count: int, batch: int, height: int, width: int) -> int:
+    """Bytes the timing inputs of one shape take (:func:`batched_photos`
+    inputs of ``batch`` images, 3 x ``height`` x ``width`` values of
+    :data:`INPUT_VALUE_BYTES` each), the model's own memory aside."""
+    return -(-photo_count // batch) * batch * 3 * height * width * INPUT_VALUE_BYTES
+
+
+def refuse_oversized_inputs(settings: dict, shapes: list[str], photo_count: int, free_bytes: int | None,
+                            where: str, study_path: str) -> None:
+    """Raise RecordError at ``/run/batch`` when the inputs of the largest of
+    ``shapes`` (:func:`input_bytes`) exceed ``free_bytes`` (the memory free on
+    the device that runs them; None: not known, nothing refused), before any
+    record is opened: a batch of 2**20 (the schema's limit) filled the memory
+    of a 23 GB machine in 18 s without a word, a half-written record left."""
+    if free_bytes is None or not shapes:
+        return
+    height, width = max((parse_shape(shape) for shape in shapes), key=lambda hw: hw[0] * hw[1])
+    needed = input_bytes(photo_count, settings["batch"], height, width)
+    if needed > free_bytes:
+        raise RecordError(f"run.batch {settings['batch']} at {height}x{width}: the timing inputs take "
+                          f"{needed / 2**30:.1f} GiB ({settings['batch']} images of 3 x {height} x {width} "
+                          f"float32 values per input), more than the {free_bytes / 2**30:.1f} GiB free on {where}",
+                          path=study_path, pointer="/run/batch")
+
+
+def free_memory(device) -> tuple[int | None, str]:
+    """``(bytes free, words naming where)`` on the torch ``device`` the
+    inputs go to: the CUDA device's free memory (``torch.cuda.mem_get_info``),
+    or for the CPU the physical memory Linux reports available
+    (``sysconf SC_AVPHYS_PAGES``); None where it cannot be read."""
+    import os
+
+    if device.type == "cuda":
+        import torch
+
+        return torch.cuda.mem_get_info(device)[0], f"the GPU ({device})"
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"), "this machine"
+    except (AttributeError, OSError, ValueError):  # no sysconf (Windows), or no such name (macOS)
+        return None, "this machine"

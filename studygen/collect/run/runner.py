@@ -35,7 +35,8 @@ from .ap_stage import coco_not_configured, measure_ap
 from .compilations import compile_group
 from ...records.jobs import job_id_for
 from .compile_rule import CompilationRule
-from .context import ImageSet, RecordStore, ResultSink, RunContext, RunInputs, RunOptions, select_device
+from .context import (ImageSet, RecordStore, ResultSink, RunContext, RunInputs, RunOptions, free_memory,
+                      refuse_oversized_inputs, select_device)
 from .latency_stage import time_group
 from .launcher import Placement, placement_record
 from .model import build_model
@@ -80,6 +81,8 @@ def _start(inputs: RunInputs, options: RunOptions, store: RecordStore, device, p
     if not plan.cells:
         progress.log(f"shard {plan.shard[0]}/{plan.shard[1]} holds no cells of the grid; nothing to measure")
     calibration, agreement = ImageSet.load_if_named(inputs.calibration_set), ImageSet.load(inputs.agreement_set)
+    refuse_oversized_inputs(plan.settings, [cell.shape for cell in plan.cells], len(agreement.photos),
+                            *free_memory(device), inputs.study_path)
     base_model, checkpoint = build_model(plan.model, root=options.root, study_path=inputs.study_path)
     provenance = collect_provenance(root=options.root, checkpoint=checkpoint, commit=options.commit, dirty=options.dirty,
                                     command=options.command, dataset_revision=agreement.revision,
