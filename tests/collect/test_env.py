@@ -240,6 +240,7 @@ def test_env_merge_corrects_a_version_typed_wrong_with_replace(run_cli, workdir)
     assert provenance["software"]["python"] == platform.python_version()
     note = f"provenance.software.python corrected from 3.1.4 to {platform.python_version()}: typed by hand"
     assert note in provenance["notes"] and f"note: {note}" in done.out
+    assert "wrote measurements/demo/cpu-2.json: no new result, provenance corrected\n" in done.out
     assert len(json.loads(path.read_text())["results"]) == 1  # no result dropped
 
 
@@ -285,3 +286,8 @@ def test_env_on_a_machine_without_a_gpu_is_no_measuring_machine_of_gpu_timings(r
     assert ("t7.json:/provenance/gpu: the record holds results a GPU measured (TensorRT, GPU compute time or CUDA "
             "events); this machine has no GPU: one job is one measuring machine") in done.err
     assert path.read_bytes() == before
+
+
+def test_env_replace_without_a_record_to_merge_into_is_refused(run_cli, workdir):
+    done = run_cli("collect", "env", "--role", "measuring", "--replace", "why", "--no-torch")
+    assert done.exit_code == 2 and "--replace corrects the measuring machine of a record" in done.err

@@ -450,3 +450,14 @@ def test_an_inversion_the_printed_figures_do_not_show_says_no_faster(tmp_path):
     study = StudyView(load(tmp_path, records=[record("job", rows)], study=spec(precision={"latency_ms": 1})))
     assert study.precision_inversions() == [
         "FP8 is no faster than fp16 on H200 with TensorRT 11.4.0.106 at 800 x 800: 5.0 ms against 5.0 ms (job job)."]
+
+
+def test_a_repeated_cpu_operator_profile_is_named_as_such(tmp_path):
+    # attack: a --cpu study's table called CPU operators' self times "kernel time (ms)", which the README's
+    # kernel-time section says they are not
+    on_cpu = collected_provenance(gpu=None, tensorrt=None, gpu_count=0, cpu="AMD EPYC")
+    a = record("a", [kernel_time("fp32", {"Conv": 5.9}, backend="pytorch", mode="eager")], on_cpu)
+    b = record("b", [kernel_time("fp32", {"Conv": 1.5}, backend="pytorch", mode="eager")], on_cpu)
+    study = StudyView(load(tmp_path, records=[a, b]))
+    assert cells(study.repeated_measurements())[1][:2] == ["fp32 CPU operator self time (ms) Conv 800 x 1067",
+                                                           "CPU AMD EPYC"]

@@ -58,7 +58,7 @@ class EnvOptions:
             raise UsageError("give both --family and --job to merge into a record, or neither to print")
         if self.family is not None and self.role is None:
             raise UsageError("give --role measuring (this machine measured the job) or --role conversion")
-        if self.replace is not None and self.role != "measuring":
+        if self.replace is not None and (self.role != "measuring" or not self.merges):
             raise UsageError("--replace corrects the measuring machine of a record: give it with --family, --job "
                              "and --role measuring")
         if self.replace is not None and not self.replace.strip():

@@ -267,7 +267,9 @@ def report(outcome: WriteOutcome) -> None:
     if outcome.added:
         click.echo(f"wrote {outcome.display}: {outcome.added} result(s) added ({state})")
     elif outcome.provenance_filled:
-        click.echo(f"wrote {outcome.display}: no new result, provenance filled in")
+        # a --replace correction notes "provenance.X corrected from ...": say so, not "filled in"
+        done = "corrected" if any(" corrected from " in note for note in outcome.notes) else "filled in"
+        click.echo(f"wrote {outcome.display}: no new result, provenance {done}")
     else:
         click.echo(f"{outcome.display}: nothing new, the record is unchanged")
     for note in outcome.notes:
