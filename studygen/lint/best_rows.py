@@ -148,7 +148,7 @@ def _quoted(sentence: Sentence, start: int, end: int) -> Figure | None:
     ends = sentence.range_ends
     figures = [t.figure for t in sentence.tokens if t.figure is not None and start <= t.start < end
                and t.figure.unit is not None and t.start not in ends]
-    if len(figures) != 1 or figures[0].start in ends:
+    if len(figures) != 1:
         return None
     figure = figures[0]
     if _APPROXIMATE_BEFORE_RE.search(text, max(start, figure.start - 20), figure.start):
@@ -293,8 +293,8 @@ def _clause_finding(document: Document, sentence: Sentence, start: int, end: int
     if named is None:
         return None
     rows = _rows_meant(series.table, row, best, named)
-    if rows is None or len(rows) < 2 or row not in rows:
-        return None
+    if rows is None:
+        return None  # (the rows meant always hold the figure's own: one row alone has no other to beat it)
     beaten = _beaten(series, row, figure, want, rows)
     if not beaten:
         return None

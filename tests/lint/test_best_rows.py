@@ -86,3 +86,172 @@ def test_the_column_header_holding_the_word_is_each_rows_own_statistic():
 def test_rows_that_label_quantities_are_not_ranked():
     table = "| Metric | A | B |\n|---|---|---|\n| Mean latency | 7.3 ms | 7.5 ms |\n| P95 latency | 6.9 ms | 10.1 ms |\n\n"
     assert _sg107("Lowest latency: 7.3 ms mean latency.", table) == []
+
+
+# step time of three kernels, one label column: k2 is the fastest
+STEPS = "| kernel | step time (ms) |\n|---|---:|\n| k1 | 12.4 |\n| k2 | 11.8 |\n| k3 | 13.0 |\n\n"
+K1_NOT_FASTEST = ("names row 'k1' the smallest 'step time (ms)' of 3 rows of the table at line 1, "
+                  "but row 'k2' has 11.8")
+# throughput of two kernels over three thread counts: striped peaks at 128 threads (433), blocked at 128 (502)
+THREADS = """\
+| kernel | threads | throughput (img/s) |
+|---|---:|---:|
+| striped | 64 | 410 |
+| | 128 | 433 |
+| | 256 | 392 |
+| blocked | 64 | 470 |
+| | 128 | 502 |
+| | 256 | 481 |
+
+"""
+
+
+def _sg107_at(document: str) -> list[tuple[int, str]]:
+    return [(f.line, f.message) for f in lint_text(document, "t.md") if f.code == "SG107"]
+
+
+def test_the_whole_message_quotes_the_claim_and_lists_the_rows_beyond_it_largest_first():
+    # v4, v2 and v5 print more than v1's 820: shown in the order of their excess, not of their rows
+    table = ("| variant | throughput (tok/s) |\n|---|---:|\n| v1 | 820 |\n| v2 | 905 |\n| v3 | 760 |\n"
+             "| v4 | 990 |\n| v5 | 870 |\n| v6 | 640 |\n\n")
+    assert _sg107("v1 is the best at 820 tok/s.", table) == [
+        "'v1 is the best at 820 tok/s' names row 'v1' the largest 'throughput (tok/s)' of 6 rows of the table at "
+        "line 1, but row 'v4' has 990; row 'v2' has 905; row 'v5' has 870"]
+    # four rows beyond v3's 760: three are shown, the fourth (v1) counted
+    assert _sg107("The highest throughput is v3's 760 tok/s.", table) == [
+        "'The highest throughput is v3's 760 tok/s' names row 'v3' the largest 'throughput (tok/s)' of 6 rows of "
+        "the table at line 1, but row 'v4' has 990; row 'v2' has 905; row 'v5' has 870 and 1 more"]
+
+
+@pytest.mark.parametrize(("sentence", "message"), [
+    # "minimum" and "lowest" want the smallest figure whatever the column holds; "slowest" a time's largest
+    ("Striped reaches its minimum throughput of 433 img/s at 128 threads.",
+     "'Striped reaches its minimum throughput of 433 img/s at 128 threads' names row 'striped / 128' the smallest "
+     "'throughput (img/s)' of 3 rows of the table at line 1, but row 'striped / 256' has 392; row 'striped / 64' has 410"),
+    ("The lowest throughput at 128 threads is striped's 433 img/s.", None),
+    ("Striped peaks at 410 img/s (64 threads).",
+     "'Striped peaks at 410 img/s (64 threads)' names row 'striped / 64' the largest 'throughput (img/s)' of 3 rows "
+     "of the table at line 1, but row 'striped / 128' has 433"),
+])
+def test_the_superlative_word_says_which_end_of_the_column_is_claimed(sentence, message):
+    assert _sg107(sentence, THREADS) == ([message] if message else [])
+
+
+def test_lowest_and_slowest_read_a_time_column_their_own_way():
+    assert _sg107("The lowest step time is k3's 13.0 ms.", STEPS) == [
+        "'The lowest step time is k3's 13.0 ms' names row 'k3' the smallest 'step time (ms)' of 3 rows of the table "
+        "at line 1, but row 'k2' has 11.8; row 'k1' has 12.4"]
+    assert _sg107("k1 is the slowest at 12.4 ms.", STEPS) == [
+        "'k1 is the slowest at 12.4 ms' names row 'k1' the largest 'step time (ms)' of 3 rows of the table at line 1, "
+        "but row 'k3' has 13.0"]
+
+
+def test_a_column_of_no_known_kind_has_no_best():
+    table = "| run | hit rate |\n|---|---:|\n| a | 91.2% |\n| b | 88.0% |\n| c | 93.5% |\n\n"
+    assert _sg107("Run c is the best at 93.5%.", table) == []
+    assert _sg107("Run b is the lowest at 88.0%.", table) == []  # "lowest" needs no kind: b is the lowest
+
+
+def test_a_metric_rows_column_of_no_unit_reads_its_header():
+    # "Metric" rows each print their own unit, so the column has none: its header says which way is better
+    speedup = "| Metric | speedup |\n|---|---:|\n| alpha | 2.1x |\n| beta | 1.8 |\n| gamma | 1.5 |\n\n"
+    assert _sg107("Alpha is the worst at 2.1x.", speedup) == [
+        "'Alpha is the worst at 2.1x' names row 'alpha' the smallest 'speedup' of 3 rows of the table at line 1, "
+        "but row 'gamma' has 1.5; row 'beta' has 1.8"]
+    assert _sg107("Alpha is the worst at 2.1x.", speedup.replace("speedup", "slowdown")) == []
+    latency = "| Metric | latency |\n|---|---:|\n| alpha | 4.1 ms |\n| beta | 3.0 |\n| gamma | 2.0 |\n\n"
+    assert _sg107("Alpha is the fastest at 4.1 ms.", latency) == [
+        "'Alpha is the fastest at 4.1 ms' names row 'alpha' the smallest 'latency' of 3 rows of the table at line 1, "
+        "but row 'gamma' has 2.0; row 'beta' has 3.0"]
+
+
+@pytest.mark.parametrize("sentence", [
+    "k1 is the fastest and the best at 12.4 ms.",  # two superlatives: which one the figure answers is unclear
+    "Next to k2, the fastest step time is 12.4 ms.",  # the clause names another row than the figure's own
+])
+def test_two_superlatives_or_another_row_named_are_not_read(sentence):
+    assert _sg107(sentence, STEPS) == []
+
+
+@pytest.mark.parametrize("document", [
+    STEPS + "k1 is the fastest at 12.4 ms; k3 is the slowest at 13.0 ms.\n",  # only the first clause is wrong
+    STEPS + "k1 is the fastest at 12.4 ms. Building k3 takes 9 s, while k2 builds faster.\n",
+    STEPS + "k1 is the fastest at 12.4 ms. That may change.\n",  # a hedge in the next sentence is not this one's
+    STEPS + "Setup: each run took 40 s. k1 is the fastest at 12.4 ms.\n",  # an earlier sentence's colon
+    STEPS + "Results follow.\n\nk1 is the fastest at 12.4 ms.\n",  # a paragraph without a claim before it
+    STEPS + "The kernels ran on one GPU,\nand k1 is the fastest at 12.4 ms.\n",  # the word on the second line
+])
+def test_each_clause_is_read_on_its_own(document):
+    ((line, message),) = _sg107_at(document)
+    assert line == len(document.splitlines())
+    claim = "k1 is the fastest at 12.4 ms"
+    assert message == f"'{claim}' {K1_NOT_FASTEST}"
+
+
+@pytest.mark.parametrize(("sentence", "claim"), [
+    # the lead-in before a colon names the topic when a superlative follows it ...
+    ("**Fastest kernel:** k1 leads at 12.4 ms.", "k1 leads at 12.4 ms"),
+    ("Run 2, step time: k1 leads at 12.4 ms.", "k1 leads at 12.4 ms"),
+    ("Run 2: step time: k1 leads at 12.4 ms.", "k1 leads at 12.4 ms"),
+    ("**Fastest kernel:** k1 leads at 12.4 ms. Notes: one GPU.", "k1 leads at 12.4 ms"),  # a later sentence's colon
+    ("Fastest kernel:k1 leads at 12.4 ms.", "k1 leads at 12.4 ms"),  # no space after the colon
+    # ... and is the claim's own superlative when none follows it
+    ("Fastest step time: k1 with 12.4 ms. The slowest is k3.", "Fastest step time: k1 with 12.4 ms"),
+    ("12.4 ms is the lowest step time, k1's.", "12.4 ms is the lowest step time, k1's"),  # the figure first
+    ("The fastest kernel takes 12.4 ms.", "The fastest kernel takes 12.4 ms"),  # no row named: the table's rows
+    ("k1 is the fastest at 12.4 ms on GPU-X.", "k1 is the fastest at 12.4 ms on GPU-X"),
+])
+def test_the_claim_is_quoted_as_read(sentence, claim):
+    assert _sg107(sentence, STEPS) == [f"'{claim}' {K1_NOT_FASTEST}"]
+
+
+def test_a_per_run_peak_is_no_claim_about_rows_but_a_highest_use_is():
+    table = "| run | batch | memory (GB) |\n|---|---:|---:|\n| a | 1 | 3.1 |\n| | 8 | 5.9 |\n| | 16 | 9.0 |\n\n"
+    assert _sg107("Run a reaches a peak memory of 5.9 GB at batch 8.", table) == []
+    assert _sg107("Run a's highest memory use is 5.9 GB (batch 8).", table) == [
+        "'Run a's highest memory use is 5.9 GB (batch 8)' names row 'a / 8' the largest 'memory (GB)' of 3 rows of "
+        "the table at line 1, but row 'a / 16' has 9.0"]
+
+
+def test_a_peak_header_makes_each_rows_figure_its_own_peak():
+    table = "| run | batch | {} (tok/s) |\n|---|---:|---:|\n| a | 1 | 310 |\n| | 8 | 1,240 |\n| | 16 | 1,510 |\n\n"
+    assert _sg107("Run a peaks at 1,240 tok/s at batch 8.", table.format("Peak throughput")) == []
+    assert _sg107("Run a peaks at 1,240 tok/s at batch 8.", table.format("throughput")) == [
+        "'Run a peaks at 1,240 tok/s at batch 8' names row 'a / 8' the largest 'throughput (tok/s)' of 3 rows of the "
+        "table at line 1, but row 'a / 16' has 1,510"]
+
+
+def test_a_best_case_figure_is_hedged():
+    assert _sg107("fused has the best-case speedup of 2.45x.") == []
+
+
+def test_rows_labelled_with_plural_quantities_are_not_ranked():
+    table = "| phase | A | B |\n|---|---:|---:|\n| prefill latencies | 41 ms | 22 ms |\n| decode latencies | 9 ms | 5 ms |\n\n"
+    assert _sg107("B is the fastest at 22 ms.", table) == []
+
+
+def test_an_empty_label_of_the_only_label_column_continues_no_label():
+    # the unlabelled 4.0 ms row is no run a row
+    table = "| run | time (ms) |\n|---|---:|\n| a | 5.0 |\n| a | 5.5 |\n| | 4.0 |\n\n"
+    assert _sg107("Run a's best is 5.5 ms.", table) == [
+        "'Run a's best is 5.5 ms' names row 'a' the smallest 'time (ms)' of 2 rows of the table at line 1, "
+        "but row 'a' has 5.0"]
+
+
+def test_a_figure_two_tables_print_is_read_in_the_one_whose_rows_the_clause_names():
+    # 410 img/s is printed by both tables; the clause names striped and L4, which only the first table restricts
+    kernels = ("| kernel | gpu | throughput (img/s) |\n|---|---|---:|\n| striped | L4 | 410 |\n| striped | A10 | 433 |\n"
+               "| blocked | L4 | 470 |\n| blocked | A10 | 502 |\n\n")
+    models = "| model | L4 throughput (img/s) |\n|---|---:|\n| m1 | 410 |\n| m2 | 300 |\n\n"
+    assert _sg107("Striped peaks at 410 img/s on L4.", kernels + models) == [
+        "'Striped peaks at 410 img/s on L4' names row 'striped / L4' the largest 'throughput (img/s)' of 2 rows of "
+        "the table at line 1, but row 'striped / A10' has 433"]
+    assert _sg107("Throughput peaks at 410 img/s.", kernels + models) == []  # neither table is named: unclear
+
+
+def test_only_the_64_tables_nearest_the_claim_are_searched():
+    far = "| run | time (ms) |\n|---|---:|\n| a | 7.25 |\n| b | 6.50 |\n\n"
+    near = "".join(f"| run | time (ms) |\n|---|---:|\n| a | {n}.0 |\n| b | {n}.5 |\n\n" for n in range(10, 74))
+    sentence = "Run a is the fastest at 7.25 ms."
+    assert _sg107(sentence, far + near) == []
+    assert len(_sg107(sentence, far + near[near.index("\n\n") + 2:])) == 1
