@@ -43,6 +43,8 @@ from .rows import ViewBase, fmt
 # the ``profiler`` field collect torch-profile writes (collect.torch_profile.profiler_name)
 KINETO_TRACE = re.compile(r"^torch\.profiler \(Kineto trace\b")
 STEP_LABEL = re.compile(r"^ProfilerStep#(\d+)$")
+# what a CPU operator profile's figures are where a table names its metric (no kernel time: see _cpu_line)
+CPU_OPERATOR_WORDS = "CPU operator self time (ms)"
 # communication kernels of NCCL and RCCL (whose kernels keep NCCL's names)
 COMMUNICATION_KERNEL = re.compile(r"nccl|rccl", re.IGNORECASE)
 

@@ -24,15 +24,12 @@ from ..study.timing import latency_signature, reported_by_several_jobs, timing_w
 from ..study.waiver_rules import refusal
 from .escaping import code_span, escape_cell, escape_label, escape_label_in_prose, escape_markup
 from .host_bound import inversion_clause
-from .kernel_spans import cpu_operator_profile
+from .kernel_spans import CPU_OPERATOR_WORDS, cpu_operator_profile
 from .labels import NOT_STATED, gpu_label, shape_label, version_label
 from .produced import emit, helper
 from .rows import ViewBase, and_list, fmt, matches, spread_cells
 from .study_file import as_written
 from .tables import DEFAULT_ORIGIN, index_label, machine_header, markdown_table, metric_words, unstated_label
-
-# What a CPU operator profile's figures are, where a table names its metric (kernel_spans says it in full)
-CPU_OPERATOR_WORDS = "CPU operator self time (ms)"
 
 
 # a kernel_time result's ``profiler`` field as collect trtexec writes it (or a transcription names it):
@@ -359,8 +356,7 @@ class SectionHelpers(ViewBase):
         a reader's words (:func:`~studygen.render.tables.metric_words`): the
         generic README's table read ``fp32 kernel_time Conv 64 x 64``."""
         first = rows[0]
-        # a metric in a reader's words (kernel time (ms), logit correlation (Pearson r)), not its field name; a
-        # profile of CPU operators is no kernel time (its kernel-time section says so too)
+        # a metric in a reader's words (kernel time (ms), logit correlation (Pearson r)), not its field name
         measured = timing_words(first) if first.kind == Kind.LATENCY else first.statistic or (
             CPU_OPERATOR_WORDS if first.kind == Kind.KERNEL_TIME and cpu_operator_profile(first.record, first.result)
             else metric_words(first.metric))

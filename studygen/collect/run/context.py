@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -342,8 +343,6 @@ def free_memory(device) -> tuple[int | None, str]:
     inputs go to: the CUDA device's free memory (``torch.cuda.mem_get_info``),
     or for the CPU the physical memory Linux reports available
     (``sysconf SC_AVPHYS_PAGES``); None where it cannot be read."""
-    import os
-
     if device.type == "cuda":
         import torch
 
