@@ -1,0 +1,111 @@
+"""SG224 GPU named but not measured (warning): the study's title,
+description or decision summary names a GPU model that none of its records
+was measured on, as a README headline does when a study file written for
+one machine is reused on another ("... on one H200" over tables whose every
+row says H100 80GB HBM3).
+
+A GPU is named by its model as vendors write it (:data:`GPU_MODEL`: A100,
+H100, H200, B200, GB200, L4, L40S, T4, V100, RTX 3090, GTX 1070, RTX A6000,
+MI300X, Jetson AGX Orin, ...); it is measured when a record's ``gpu`` holds
+that model as a word, or as two neighbouring words joined ("RTX 3090" in
+"NVIDIA GeForce RTX 3090"). A record measured without a GPU (``collect run
+--cpu``) names none, so a GPU in the headline of a CPU study is reported. Not
+read:
+
+- a study with a record that states no GPU at all (a publication's figures
+  without their machine): the GPU named may be that record's;
+- a sentence that denies or defers ("not", "no", "never", "without",
+  "n't", "later", "next", "future", "plan") or cites another source
+  ("published", "reported", "according to", "paper", "vendor", a link):
+  it names another machine without stating a result of this study on it;
+- a field the README does not print (a template that leaves it out).
+
+Case (a GPU trial, session 22): a study file titled "timm resnet18 on one
+H200" was run on an H100; render printed the title over H100 tables and
+check said nothing.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..findings import Finding
+from ..patterns import lazy_compile
+from ..records.jsonpos import pointer_from_path
+from ..records.keys import measured_without_gpu
+from ..records.load import yaml_text_line
+from .prose_figures import sentence_at
+
+CODE = "SG224"
+# The study-file fields read: the headline a reader takes the machine from.
+READ_FIELDS = (("title",), ("description",), ("decision", "summary"))
+GPU_MODEL = lazy_compile(
+    r"(?<![\w.-])("
+    r"GB\d{3}|[ABHV]\d{2,3}[A-Z]?|L4(?:0S?)?|T4|A10G"  # data-centre parts: A100, H200, B200, GB200, L40S, T4
+    r"|(?:RTX|GTX|TITAN)\s?(?:A\d{4}|\d{3,4})(?:\s?Ti|\s?SUPER)?"  # RTX 3090, GTX 1070, RTX A6000, RTX 4070 Ti
+    r"|MI\d{2,3}X?"  # AMD Instinct
+    r"|Jetson\s+(?:AGX\s+)?(?:Orin|Xavier|Nano|TX2)"
+    r")(?![\w-])")
+# A sentence that names a machine without stating a result of this study on it.
+ELSEWHERE = lazy_compile(
+    r"\b(?:not|no|never|without|later|next|future|plans?|planned|published|reported|according\s+to|paper|"
+    r"vendor|vendor's|blog|MLPerf)\b|n't\b|\]\(", re.IGNORECASE)
+
+
+def model_key(text: str) -> str:
+    """A model as compared: upper case, spaces and hyphens dropped (``RTX 3090`` -> ``RTX3090``)."""
+    return re.sub(r"[\s-]+", "", text).upper()
+
+
+def measured_models(study) -> set[str] | None:
+    """The models the records were measured on, each word of a record's
+    ``gpu`` and each two neighbouring words joined (:func:`model_key`); None
+    when a record states no GPU and does not say it had none."""
+    found: set[str] = set()
+    for record in study.records:
+        gpu = record.provenance.get("gpu")
+        if not gpu:
+            if measured_without_gpu(record.provenance):
+                continue
+            return None
+        words = [model_key(word) for word in re.split(r"[\s-]+", gpu) if word]
+        found.update(words)
+        found.update(a + b for a, b in zip(words, words[1:]))
+        found.update(a + b + c for a, b, c in zip(words, words[1:], words[2:]))  # "Jetson AGX Orin"
+    return found
+
+
+def check(context) -> list[Finding]:
+    study = context.study
+    if not study.records:
+        return []
+    measured = measured_models(study)
+    if measured is None:
+        return []
+    readme, findings = context.rendered_readme, []
+    for path in READ_FIELDS:
+        text = _field(study.spec, path)
+        if not isinstance(text, str):
+            continue
+        for match in GPU_MODEL.finditer(text):
+            named = match.group(1)
+            if model_key(named) in measured or ELSEWHERE.search(sentence_at(text, match.start())):
+                continue
+            if readme is not None and named not in readme:
+                continue  # a field the README does not print
+            pointer = pointer_from_path(path)
+            shown = ", ".join(sorted({str(r.provenance.get("gpu") or "no GPU") for r in study.records}))
+            findings.append(Finding(
+                CODE, f"{pointer} names the {named}, which no record was measured on (records: {shown})",
+                study.rel(study.study_path), line=yaml_text_line(study.spec_text, path, match.start()),
+                pointer=pointer, key=f"{pointer} {named}",
+                hint="name the GPU the records were measured on, or say that the study did not run on this one"))
+    return findings
+
+
+def _field(spec: dict, path: tuple[str, ...]):
+    """The value at ``path`` of the study file, None where a step is missing."""
+    value = spec
+    for step in path:
+        value = value.get(step) if isinstance(value, dict) else None
+    return value
