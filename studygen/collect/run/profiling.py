@@ -38,6 +38,7 @@ import json
 import os
 import re
 import tempfile
+import warnings
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -91,10 +92,14 @@ def profile_forwards(call, *, iterations: int, warmup: int, cuda: bool) -> Profi
     per_iteration: list[list[KernelItem]] = []
     launches, launch_note = {}, None
     for i in range(iterations):
-        with profile(activities=activities) as prof:
-            call(i)
-            if cuda:
-                torch.cuda.synchronize()
+        with warnings.catch_warnings():
+            # each session is read before the next starts: torch's notice that a session clears its events at
+            # its end is no news, and it was the one line a GPU run printed under --quiet (trial s22)
+            warnings.filterwarnings("ignore", message="Warning: Profiler clears events", category=UserWarning)
+            with profile(activities=activities) as prof:
+                call(i)
+                if cuda:
+                    torch.cuda.synchronize()
         if cuda:
             step_us, step_counts, step_scaled = _device_tally(prof.events(), torch.autograd.DeviceType.CUDA)
         else:
