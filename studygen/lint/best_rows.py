@@ -6,11 +6,16 @@ A superlative is a universal comparison with a figure: the row it quotes is
 claimed larger (or smaller, or better) than every other row of a set. A
 clause (split as SG107 splits them) is read when it holds
 
-- one superlative word: "peak(s)", "maximum", "highest", "largest" (the
-  largest figure), "minimum", "lowest", "smallest" (the smallest), "best",
-  "fastest", "leads", "worst", "slowest" (the better or worse for the
-  column's kind: a smaller time, size or perplexity, a larger throughput,
-  AP or speedup; a column of no known kind is not read for these);
+- one superlative word (:mod:`.best_wording`): "peak(s)", "maximum",
+  "highest", "largest" (the largest figure), "minimum", "lowest",
+  "smallest" (the smallest), "best", "fastest", "leads", "worst", "slowest"
+  (the better or worse for the column's kind: a smaller time, size or
+  perplexity, a larger throughput, AP or speedup; a column of no known kind
+  is not read for these, nor "fastest" or "slowest" for a column of no time,
+  rate or speedup: "the fastest variant uses 2.1 GB"), said of the quoted row
+  over the column's rows (:func:`.best_wording.predicated`: "X is the
+  fastest", "X peaks", "the fastest is X", "X's best", not "X trails the
+  fastest", "the best trade-off", "the largest model");
 - exactly one figure with a unit, printed in exactly one column of the
   document's tables (the ends of a range cell are no printed figure), in one
   row of it, or in one of the rows the clause names.
@@ -26,93 +31,71 @@ name varies: "GA peaks at 2.58x (N=32)" is a claim over the GA rows of every
 N. For a winner ("leads", "is the fastest", "the highest throughput is
 vLLM's") the column of the subject varies (the one column whose label the
 clause names is the figure's own) and every other column stays at the
-figure's row (the same conditions), unless the table has one label column.
+figure's row (the same conditions), unless the table has one label column
+that the clause names no other label of ("fp16 is the fastest after int8"
+is no claim over every row).
 
 The claim is contradicted when a row of the set holds a figure beyond the
 quoted one's printed digits the other way (:func:`.ratio_direction.goes_against`,
 the reading of a row against a comparison); a tie is no contradiction (two rows
-may share a best). Not read: a hedged superlative ("one of the fastest",
-"among the best", "near the peak", "second-best", "at best"), a clause that
-denies or conditions it ("not", "if", "when", "can"), an approximate figure
-("~3x", "about", "up to"), a superlative that the column's own header
-holds ("peak memory" over a ``Peak memory`` column: each row's own
-statistic), "peak/maximum" before a word naming a per-row quantity
-(memory, power, bandwidth: the statistic of one run), a figure no table
-prints or that two columns print, a set that the clause's words leave
-unresolved (a label excluded, a sweep point the table lacks, two label
-columns naming the figure's own row for a winner), and a set of one row.
+may share a best). Not read: what :mod:`.best_wording` leaves (a hedged,
+denied, conditioned or restricted superlative, one not said of the quoted
+row), an approximate figure ("~3x", "about", "up to"), a column whose header
+names each row's own extreme ("peak memory", "min (ms)", "best of 5": the
+statistic of each row's runs; a mean or percentile column is ranked),
+"peak/maximum" before a word naming a per-row quantity (memory, power,
+bandwidth: the statistic of one run), a figure no table prints or that two
+columns print, a set that the clause's words leave unresolved (a label
+excluded, a sweep point the table lacks, two label columns naming the
+figure's own row for a winner), and a set of one row.
 
-Cases: ``tests/lint/test_best_rows.py``.
+Each :func:`findings` call reads a table's cells, labels and rankings once,
+whatever the number of claims (:class:`_Reading`): a claim then costs a
+look-up of its figure by unit and integer part and a binary search of the
+ranked rows, not a pass over every row (8,000 claims over a table of 30,000
+rows ran over three minutes).
+
+Cases: ``tests/lint/test_best_rows.py``, ``sg107_pos_best_rows.md``,
+``sg107_neg_best_rows.md``, ``sg107_pos_best_wording.md``, ``sg107_neg_best_wording.md``.
 """
 
 from __future__ import annotations
 
+import math
 import re
-from dataclasses import dataclass
+from bisect import bisect_left
 
 from ..patterns import lazy_compile
+from .best_wording import STEMS, Best, predicated, restricted, superlative, unsure
 from .document import Document, Sentence, Series, Table, is_empty_cell
 from .figures import Figure, statistic_of
 from .restriction import TextView, labels_named
 from .ratio_direction import goes_against
+from .rounding import stands_for
 from .text import label_tokens, normalize, ratio_header, stem
-from .variant_pairs import CLAUSE_END_RE, HIGHER_IS_BETTER, QUANTITY_WORDS, kind_of_series
+from .variant_pairs import CLAUSE_END_RE, HIGHER_IS_BETTER, QUANTITY_WORDS, THROUGHPUT, TIME, kind_of_series
 
-# group: peak (the largest, subject fixed), high / low (the largest / smallest), better / worse (by kind)
-SUPERLATIVE_RE = lazy_compile(
-    r"\b(?:(?P<peak>peak(?:s|ed|ing)?|maximum|minimum)"
-    r"|(?P<high>highest|largest|biggest)|(?P<low>lowest|smallest|fewest)"
-    r"|(?P<better>best|fastest|quickest|leads?(?!\s+to\b))|(?P<worse>worst|slowest))\b",
-    re.IGNORECASE,
-)
-# words every match of SUPERLATIVE_RE holds (lower case): a block without one is not searched
-_STEMS = ("peak", "maximum", "minimum", "highest", "largest", "biggest", "lowest", "smallest", "fewest", "best",
-          "fastest", "quickest", "lead", "worst", "slowest")
-# "one of the fastest", "among the best", "near the peak", "second-best", "next-best", "close to its maximum"
-_HEDGE_BEFORE_RE = lazy_compile(
-    r"\b(?:one\s+of|among|amongst|near|nearly|almost|close\s+to|second|third|next|not|never|arguably|"
-    r"approaching|below|under|within)\s+(?:(?:the|its|their|his|her|a)\s+)?(?:[\w-]+\s+)?[-\s]?$",
-    re.IGNORECASE)
-_HEDGE_AFTER_RE = lazy_compile(r"^(?:[-\s]*(?:of\b|case\b|practice|effort|known|ever|possible|-?in-class))",
-                               re.IGNORECASE)
-_IDIOM_BEFORE_RE = lazy_compile(r"\bat\s+(?:its\s+|their\s+)?$|\b(?:second|third|next|co)-$", re.IGNORECASE)
-# a clause that denies, conditions or hedges what it says
-_UNSURE_RE = lazy_compile(
-    r"\b(?:not|never|no|nor|if|when|whenever|unless|can|could|may|might|would|should|likely|probably|"
-    r"perhaps|expected|typically|usually|often|sometimes|theoretical(?:ly)?)\b|n't\b", re.IGNORECASE)
-# "peak memory of 68 GB", "maximum power": each run's own statistic, not the largest row
-_PER_RUN_AFTER_RE = lazy_compile(
-    r"^[\s*_]*(?:gpu\s+|host\s+|device\s+|resident\s+)?(?:memory|mem|vram|ram|rss|usage|allocat\w*|footprint|power|"
-    r"temperature|temp|bandwidth|bw|flops|tflops|tops|clock|context|batch|sequence|length|tokens|lr|learning)\b",
-    re.IGNORECASE)
 _APPROXIMATE_BEFORE_RE = lazy_compile(
     r"(?:~|≈|\b(?:about|around|approximately|approx\.?|roughly|nearly|almost|over|under|up\s+to|at\s+least|"
     r"at\s+most|more\s+than|less\s+than|above|below))\s*[*_`]*$", re.IGNORECASE)
 # the figure's own row: "(N=32)", "at batch 64", "on the H100" right after it
 _ADDRESS_RE = lazy_compile(r"[\s*_`]*(?:\([^()]*\)|(?:at|on|for|with|@)\b[^,;:.()]{0,40})")
-_POSSESSIVE_BEFORE_RE = lazy_compile(r"(?:'s|’s|\b(?:its|their))\s+$", re.IGNORECASE)
 # "1.92-2.58x", "8 to 32": a cell printing a range, whose ends are no row's figure
 _RANGE_CELL_RE = lazy_compile(r"\d\s*(?:-|–|—|to)\s*[*_]*\d")
 _SLOWDOWN_RE = lazy_compile(r"slow|overhead|regress|penalt", re.IGNORECASE)
+# a header naming each row's own extreme over its runs ("min (ms)", "best of 5", "peak memory"): no row's rank
+_PER_ROW_EXTREME_RE = lazy_compile(
+    r"\b(?:min|max|minimum|maximum|best|worst|peaks?|top|fastest|quickest|slowest|lowest|highest|largest|biggest|"
+    r"smallest|fewest)\b", re.IGNORECASE)
+_SPEED_WORDS = frozenset({"fastest", "quickest", "slowest"})
 _TABLE_LIMIT = 64  # tables searched for the figure, nearest first (as many as any other claim reads)
 
 HINT = "quote the row that is the largest (or smallest) of the rows meant, or name the rows the claim holds for"
 
 
-@dataclass(frozen=True)
-class Best:
-    """A best-of claim read from a clause: ``word`` as written, ``want`` +1 when the quoted figure must be
-    the largest, -1 the smallest; ``peak`` True when the subject stays fixed (a peak, a possessive)."""
-
-    word: str
-    group: str
-    start: int
-    peak: bool
-
-
 def _want(best: Best, series: Series) -> int | None:
     """+1 when the claim says the figure is the column's largest, -1 its smallest, None when the column's
-    kind does not tell which way "best" or "fastest" goes."""
+    kind does not tell which way "best" or "fastest" goes, or "fastest" is said of no time, rate or speedup."""
     if best.group in ("peak", "high"):
         return -1 if best.word.lower().startswith("minim") else 1
     if best.group == "low":
@@ -121,25 +104,12 @@ def _want(best: Best, series: Series) -> int | None:
         better = None if _SLOWDOWN_RE.search(series.header) else 1
     else:
         kind = kind_of_series(series)
+        if best.word.lower() in _SPEED_WORDS and kind not in (TIME, THROUGHPUT):
+            return None  # "the fastest variant uses 2.1 GB": the speed is not what the column ranks
         better = None if kind is None else 1 if kind in HIGHER_IS_BETTER else -1
     if better is None:
         return None
     return better if best.group == "better" else -better
-
-
-def _superlative(text: str, start: int, end: int) -> Best | None:
-    """The one unhedged superlative of ``text[start:end]``; None for none, a hedged one, or two."""
-    found = []
-    for match in SUPERLATIVE_RE.finditer(text, start, end):
-        before, after = text[max(start, match.start() - 40):match.start()], text[match.end():end]
-        if _HEDGE_BEFORE_RE.search(before) or _IDIOM_BEFORE_RE.search(before) or _HEDGE_AFTER_RE.match(after):
-            return None
-        group = match.lastgroup
-        if group == "peak" and _PER_RUN_AFTER_RE.match(after):
-            return None
-        peak = group == "peak" or _POSSESSIVE_BEFORE_RE.search(before) is not None
-        found.append(Best(match.group(0), group, match.start(), peak))
-    return found[0] if len(found) == 1 else None
 
 
 def _quoted(sentence: Sentence, start: int, end: int) -> Figure | None:
@@ -161,24 +131,6 @@ def _printed_as(cell: Figure, unit: str | None, quoted: Figure) -> bool:
     unit: the cell's own, else the column's)."""
     return ((cell.unit or unit) == quoted.unit and cell.decimals >= quoted.decimals
             and abs(round(cell.value, quoted.decimals) - quoted.value) < quoted.half_step / 10)
-
-
-def _source(document: Document, sentence: Sentence, figure: Figure, view: TextView) -> tuple[Series, int] | None:
-    """The (series, row) printing ``figure``: the one cell of the document's tables that prints it, or the
-    one of them in a row the clause names; None when none, or cells of two columns or rows, are left."""
-    order = sentence.block.order
-    tables = sorted(document.tables, key=lambda table: abs(table.order - order))[:_TABLE_LIMIT]
-    cells = [(series, row) for table in tables for series in table.series
-             for row, value in enumerate(series.values) if value is not None and _printed_as(value, series.unit, figure)
-             and not _RANGE_CELL_RE.search(table.rows[row].cells[series.column])]
-    if len(cells) > 1:
-        named = []
-        for series, row in cells:
-            rows = series.table.restrict(view)
-            if rows is not None and len(rows) < len(series.table.rows) and row in rows:
-                named.append((series, row))
-        cells = named
-    return cells[0] if len(cells) == 1 else None
 
 
 def _labels(table: Table) -> dict[int, list[str]]:
@@ -204,9 +156,109 @@ def _names_quantity(label: str) -> bool:
                for token in label_tokens(label))
 
 
-def _rows_meant(table: Table, row: int, best: Best, named: dict[int, set[str]]) -> list[int] | None:
+# which rows a claim ranges over: per label column, None where it varies, else the labels it is kept at
+RowSet = tuple[tuple[int, frozenset[str] | None], ...]
+
+
+class _Reading:
+    """What one :func:`findings` call reads of the document's tables, each once however many claims ask
+    (a table of 30,000 rows under 8,000 claims read every row for every claim); dropped with the call."""
+
+    def __init__(self, document: Document):
+        self.document = document
+        self._nearest: dict[int, list[Table]] = {}
+        self._cells: dict[int, dict[str | None, dict[int, list[tuple[Series, int, Figure]]]]] = {}
+        self._labels: dict[int, dict[int, list[str]]] = {}
+        self._quantities: dict[tuple[int, int], bool] = {}
+        self._rows: dict[tuple[int, RowSet], list[int]] = {}
+        self._rankings: dict[tuple[int, RowSet, int], tuple[list[tuple[int, Figure]], list[float]]] = {}
+
+    def nearest(self, order: int) -> list[Table]:
+        """The tables searched for a figure of the prose block at ``order``: the nearest :data:`_TABLE_LIMIT`."""
+        if order not in self._nearest:
+            self._nearest[order] = sorted(self.document.tables, key=lambda table: abs(table.order - order))[:_TABLE_LIMIT]
+        return self._nearest[order]
+
+    def printing(self, table: Table, quoted: Figure) -> list[tuple[Series, int]]:
+        """(series, row) of each cell of ``table`` that prints ``quoted`` (:func:`_printed_as`), looked up by
+        unit and integer part instead of read cell by cell (an infinite figure, 400 digits printed, prints none)."""
+        index = self._cells.get(id(table))
+        if index is None:
+            index = self._cells[id(table)] = {}
+            for series in table.series:
+                for row, value in enumerate(series.values):
+                    if value is not None and math.isfinite(value.value):
+                        by_bucket = index.setdefault(value.unit or series.unit, {})
+                        by_bucket.setdefault(math.floor(value.value), []).append((series, row, value))
+        if not math.isfinite(quoted.value):
+            return []
+        by_bucket = index.get(quoted.unit, {})
+        # a cell printing the figure rounds to it: it lies within half a step (at most 0.5) of it
+        buckets = {math.floor(quoted.value - quoted.half_step), math.floor(quoted.value + quoted.half_step)}
+        return [(series, row) for bucket in buckets for series, row, value in by_bucket.get(bucket, ())
+                if _printed_as(value, series.unit, quoted)]
+
+    def labels(self, table: Table) -> dict[int, list[str]]:
+        """:func:`_labels` of ``table``."""
+        if id(table) not in self._labels:
+            self._labels[id(table)] = _labels(table)
+        return self._labels[id(table)]
+
+    def names_quantities(self, table: Table, column: int) -> bool:
+        """True when a label of ``column`` names a quantity (:func:`_names_quantity`)."""
+        key = (id(table), column)
+        if key not in self._quantities:
+            self._quantities[key] = any(_names_quantity(label) for label in self.labels(table)[column])
+        return self._quantities[key]
+
+    def rows(self, table: Table, kept: RowSet) -> list[int]:
+        """The rows of ``table`` whose labels ``kept`` keeps, in order."""
+        key = (id(table), kept)
+        if key not in self._rows:
+            labels = self.labels(table)
+            self._rows[key] = [row for row in range(len(table.rows))
+                               if all(values is None or labels[column][row] in values for column, values in kept)]
+        return self._rows[key]
+
+    def ranking(self, series: Series, kept: RowSet, want: int) -> tuple[list[tuple[int, Figure]], list[float]]:
+        """((row, figure) of the rows ``kept`` keeps, the most extreme the way ``want`` goes first, ties in row
+        order; each one's end nearest the other rows, times ``want``, ascending: how far it reaches)."""
+        key = (id(series), kept, want)
+        if key not in self._rankings:
+            figures = [(row, series.values[row]) for row in self.rows(series.table, kept)]
+            present = [(row, value) for row, value in figures if value is not None]
+            ranked = sorted(present, key=lambda pair: -want * pair[1].value)
+            reach = sorted(want * _end(value, want) for _, value in present)
+            self._rankings[key] = (ranked, reach)
+        return self._rankings[key]
+
+
+def _end(figure: Figure, want: int) -> float:
+    """The end of the values ``figure`` stands for that lies toward the others: the low end of a larger one
+    (``want`` +1), the high end of a smaller one."""
+    values = stands_for(figure)
+    return values.lo if want > 0 else values.hi
+
+
+def _source(sentence: Sentence, figure: Figure, view: TextView, reading: _Reading) -> tuple[Series, int] | None:
+    """The (series, row) printing ``figure``: the one cell of the document's tables that prints it, or the
+    one of them in a row the clause names; None when none, or cells of two columns or rows, are left."""
+    cells = [(series, row) for table in reading.nearest(sentence.block.order)
+             for series, row in reading.printing(table, figure)
+             if not _RANGE_CELL_RE.search(table.rows[row].cells[series.column])]
+    if len(cells) > 1:
+        named = []
+        for series, row in cells:
+            rows = series.table.restrict(view)
+            if rows is not None and len(rows) < len(series.table.rows) and row in rows:
+                named.append((series, row))
+        cells = named
+    return cells[0] if len(cells) == 1 else None
+
+
+def _rows_meant(table: Table, row: int, best: Best, named: dict[int, set[str]], reading: _Reading) -> RowSet | None:
     """The rows a claim about row ``row`` ranges over (see the module's docstring), None when unclear."""
-    labels = _labels(table)
+    labels = reading.labels(table)
     own = {column: values[row] for column, values in labels.items()}
     if any(own[column] not in wanted for column, wanted in named.items() if column in own):
         return None  # the rows the clause names leave out the figure's own
@@ -219,58 +271,64 @@ def _rows_meant(table: Table, row: int, best: Best, named: dict[int, set[str]]) 
             return None  # two columns name the figure's own row: which one the claim ranges over is unclear
         if subject:
             varying = set(subject)
-        elif len(labels) == 1:
+        elif len(labels) == 1 and not named:
             varying = set(labels)
         else:
-            return None
-    if any(_names_quantity(labels[column][other]) for column in varying for other in range(len(table.rows))):
+            return None  # the winner's column names other rows too ("fp16 is the fastest after int8")
+    if any(reading.names_quantities(table, column) for column in varying):
         return None  # rows of several quantities ("mean latency", "p95 latency"): no one column to rank
-
-    def kept(other: int, column: int) -> bool:
-        value = labels[column][other]
-        if column in varying:
-            return True
-        return value in named[column] if column in named else value == own[column]
-
-    return [other for other in range(len(table.rows)) if all(kept(other, column) for column in labels)]
+    return tuple((column, None if column in varying else frozenset(named.get(column, {own[column]})))
+                 for column in labels)
 
 
-def _beaten(series: Series, row: int, figure: Figure, want: int, rows: list[int]) -> list[tuple[int, Figure]]:
-    """(row, figure) of each row of ``rows`` whose figure is beyond ``figure``'s printed digits the way
-    ``want`` says the quoted one should be (a larger one for +1), largest excess first."""
-    found = [(other, series.values[other]) for other in rows
-             if other != row and series.values[other] is not None and goes_against(figure, series.values[other], want)]
-    found.sort(key=lambda pair: -want * pair[1].value)
-    return found
+def _beaten(series: Series, figure: Figure, want: int, kept: RowSet,
+            reading: _Reading) -> tuple[list[tuple[int, Figure]], int]:
+    """(the first three, the count) of the rows ``kept`` keeps whose figure is beyond ``figure``'s printed
+    digits the way ``want`` says the quoted one should be (a larger one for +1), largest excess first."""
+    ranked, reach = reading.ranking(series, kept, want)
+    ahead = want * _end(figure, -want)  # how far the quoted figure reaches toward them
+    # (the row printing the figure stands for values within its digits, never beyond them: it is never counted)
+    count = len(reach) - bisect_left(reach, ahead)
+    shown = []
+    for other, value in ranked:
+        if len(shown) == 3 or want * value.value < ahead:
+            break  # the rest stand for nothing beyond the quoted figure
+        if goes_against(figure, value, want):
+            shown.append((other, value))
+    return shown, count
 
 
 def findings(document: Document) -> list[tuple[int, str, str]]:
     """(line, message, hint) of each best-of claim a row of its column contradicts."""
     found = []
+    reading = _Reading(document)
     for block in document.prose:
-        if not block.has_digits or not any(stem in block.lowered for stem in _STEMS):
+        if not block.has_digits or not any(stem in block.lowered for stem in STEMS):
             continue
         text = block.text
         for sentence in block.sentences:
+            if restricted(text[sentence.start:sentence.end]):
+                continue  # "among fp16 and fp32", "of the float variants": a set no label names
             bounds, start = [], sentence.start
             for match in CLAUSE_END_RE.finditer(text, sentence.start, sentence.end):
                 bounds.append((start, match.start()))
                 start = match.end()
             bounds.append((start, sentence.end))
             for start, end in bounds:
-                finding = _clause_finding(document, sentence, start, end)
+                finding = _clause_finding(document, sentence, start, end, reading)
                 if finding is not None:
                     found.append(finding)
     return found
 
 
-def _clause_finding(document: Document, sentence: Sentence, start: int, end: int) -> tuple[int, str, str] | None:
+def _clause_finding(document: Document, sentence: Sentence, start: int, end: int,
+                    reading: _Reading) -> tuple[int, str, str] | None:
     text = sentence.block.text
     colon = text.rfind(":", start, end)
-    if colon != -1 and SUPERLATIVE_RE.search(text, colon, end):
+    if colon != -1 and superlative(text, colon, end) is not None:
         start = colon + 1  # "Peak performance: GA peaks at 2.58x": the lead-in names the topic, the rest claims
-    best = _superlative(text, start, end)
-    if best is None or _UNSURE_RE.search(text, start, end):
+    best = superlative(text, start, end)
+    if best is None or unsure(text, start, end):
         return None
     figure = _quoted(sentence, start, end)
     if figure is None:
@@ -279,33 +337,34 @@ def _clause_finding(document: Document, sentence: Sentence, start: int, end: int
     cut = address.end() if address is not None else figure.end
     vocab = (document.label_vocab, document.multiword_labels, document.label_parts)
     whole = TextView(text[start:end], *vocab)
-    source = _source(document, sentence, figure, whole)
+    source = _source(sentence, figure, whole, reading)
     if source is None:
         return None
     series, row = source
-    if best.word.lower().rstrip("s") in series.header.lower():
-        return None  # "peak memory" over a "Peak memory" column: each row's own statistic
+    if _PER_ROW_EXTREME_RE.search(series.header):
+        return None  # "peak memory" over a "Peak memory" column, a "min (ms)" column: each row's own extreme
     want = _want(best, series)
-    if want is None:
+    if want is None or not predicated(text, start, end, best, series):
         return None
     rest = TextView(f"{text[start:figure.start]} {text[cut:end]}", *vocab)
     named = labels_named(series.table, rest)
     if named is None:
         return None
-    rows = _rows_meant(series.table, row, best, named)
-    if rows is None:
+    kept = _rows_meant(series.table, row, best, named, reading)
+    if kept is None:
         return None  # (the rows meant always hold the figure's own: one row alone has no other to beat it)
-    beaten = _beaten(series, row, figure, want, rows)
+    beaten, count = _beaten(series, figure, want, kept, reading)
     if not beaten:
         return None
     table = series.table
     claim = " ".join(text[start:end].split()).rstrip(".")
     extreme = "largest" if want > 0 else "smallest"
-    shown = "; ".join(f"{table.rows[other].name()} has {value.text}" for other, value in beaten[:3])
-    more = f" and {len(beaten) - 3} more" if len(beaten) > 3 else ""
-    message = (f"'{claim}' names {table.rows[row].name()} the {extreme} '{series.header}' of {len(rows)} rows of the "
+    shown = "; ".join(f"{table.rows[other].name()} has {value.text}" for other, value in beaten)
+    more = f" and {count - len(beaten)} more" if count > len(beaten) else ""
+    rows = len(reading.rows(table, kept))
+    message = (f"'{claim}' names {table.rows[row].name()} the {extreme} '{series.header}' of {rows} rows of the "
                f"table at line {table.line}, but {shown}{more}")
     return sentence.line_at(best.start), message, HINT
 
 
-__all__ = ["SUPERLATIVE_RE", "findings"]
+__all__ = ["findings"]

@@ -255,3 +255,104 @@ def test_only_the_64_tables_nearest_the_claim_are_searched():
     sentence = "Run a is the fastest at 7.25 ms."
     assert _sg107(sentence, far + near) == []
     assert len(_sg107(sentence, far + near[near.index("\n\n") + 2:])) == 1
+
+
+# fp16 is neither the fastest (int8) nor the slowest (fp32) of three precisions
+PRECISIONS = """\
+| variant | latency (ms) | memory (GB) |
+|---|---:|---:|
+| fp32 | 10.0 | 6.2 |
+| fp16 | 5.5 | 3.4 |
+| int8 | 3.1 | 2.1 |
+
+"""
+
+
+def test_fastest_ranks_a_time_or_a_rate_and_best_any_kind():
+    assert _sg107("fp16 is the fastest at 3.4 GB.", PRECISIONS) == []
+    (message,) = _sg107("fp16 is the best at 3.4 GB.", PRECISIONS)
+    assert message.endswith("the smallest 'memory (GB)' of 3 rows of the table at line 1, but row 'int8' has 2.1")
+
+
+@pytest.mark.parametrize(("header", "found"), [
+    ("min", False), ("best of 5", False), ("peak", False), ("max", False),
+    ("mean", True), ("p50", True),  # a typical figure of each row: the rows are ranked by it
+])
+def test_a_column_of_each_rows_own_extreme_is_not_ranked(header, found):
+    table = f"| variant | {header} (ms) |\n|---|---:|\n| a | 3.20 |\n| b | 2.60 |\n\n"
+    assert bool(_sg107("a is the fastest at 3.20 ms.", table)) == found
+    assert _sg107("The fastest iteration of a took 3.20 ms.", table) == []
+
+
+def test_a_winner_whose_column_names_other_rows_too_is_not_read():
+    assert _sg107("fp16 is the fastest at 5.5 ms after int8.", PRECISIONS) == []
+    assert len(_sg107("fp16 is the fastest at 5.5 ms.", PRECISIONS)) == 1
+
+
+# five integer times: a figure of no decimals stands for half a millisecond either side
+INTEGERS = ("| run | time (ms) |\n|---|---:|\n| v1 | 1 |\n| v2 | 2 |\n| v3 | 3 |\n| v4 | 4 |\n| v5 | 5 |\n\n")
+
+
+def test_a_row_whose_figure_only_touches_the_quoted_ones_digits_is_counted():
+    # v4's 4 stands for at most 4.5 ms, v5's 5 for at least 4.5: v4 is beyond it, the fourth one
+    assert _sg107("v5 is the fastest at 5 ms.", INTEGERS) == [
+        "'v5 is the fastest at 5 ms' names row 'v5' the smallest 'time (ms)' of 5 rows of the table at line 1, "
+        "but row 'v1' has 1; row 'v2' has 2; row 'v3' has 3 and 1 more"]
+
+
+def test_claims_over_one_table_each_read_their_own_rows_and_direction():
+    document = INTEGERS + "v2 is the slowest at 2 ms. v5 is the fastest at 5 ms.\n"
+    messages = [f.message for f in lint_text(document, "t.md") if f.code == "SG107"]
+    assert sorted(message.split(" but ")[1] for message in messages) == [
+        "row 'v1' has 1; row 'v2' has 2; row 'v3' has 3 and 1 more",
+        "row 'v5' has 5; row 'v4' has 4; row 'v3' has 3"]
+    # two peaks over one table: each keeps its own subject's rows
+    document = THREADS + "Striped peaks at 410 img/s (64 threads). Blocked peaks at 470 img/s (64 threads).\n"
+    messages = [f.message for f in lint_text(document, "t.md") if f.code == "SG107"]
+    assert sorted(message.split(" but ")[1] for message in messages) == [
+        "row 'blocked / 128' has 502; row 'blocked / 256' has 481", "row 'striped / 128' has 433"]
+
+
+def test_a_cell_rounding_to_the_quoted_figure_from_below_its_integer_prints_it():
+    table = "| run | time (ms) |\n|---|---:|\n| a | 2.6 |\n| b | 1.9 |\n| c | 4.0 |\n\n"
+    assert _sg107("Run a is the fastest at 3 ms.", table) == [
+        "'Run a is the fastest at 3 ms' names row 'a' the smallest 'time (ms)' of 3 rows of the table at line 1, "
+        "but row 'b' has 1.9"]
+    negative = "| run | delta (ms) |\n|---|---:|\n| a | -3.1 |\n| b | -4.2 |\n\n"
+    assert len(_sg107("Run a is the lowest at -3.1 ms.", negative)) == 1
+
+
+def test_a_row_within_the_quoted_figures_digits_is_not_shown():
+    # 5.45 lies within what 5.5 stands for (5.45 to 5.55): no faster than it as printed
+    table = "| run | time (ms) |\n|---|---:|\n| a | 5.5 |\n| b | 5.45 |\n| c | 3.0 |\n\n"
+    assert _sg107("Run a is the fastest at 5.5 ms.", table) == [
+        "'Run a is the fastest at 5.5 ms' names row 'a' the smallest 'time (ms)' of 3 rows of the table at line 1, "
+        "but row 'c' has 3.0"]
+
+
+def test_each_table_of_a_document_is_read_on_its_own():
+    # three tables, one claim each: the rows, labels and rankings read for one are not another's
+    metrics = "| Metric | A | B |\n|---|---|---|\n| Mean latency | 7.3 ms | 7.5 ms |\n| P95 latency | 6.9 ms | 10.1 ms |\n\n"
+    document = (metrics + STEPS + INTEGERS + "Lowest latency: 7.3 ms mean latency.\n\nk1 is the fastest at 12.4 ms.\n\n"
+                "v5 is the fastest at 5 ms.\n")
+    messages = [f.message for f in lint_text(document, "t.md") if f.code == "SG107"]
+    assert messages == [
+        f"'k1 is the fastest at 12.4 ms' {K1_NOT_FASTEST.replace('line 1', 'line 6')}",
+        "'v5 is the fastest at 5 ms' names row 'v5' the smallest 'time (ms)' of 5 rows of the table at line 12, "
+        "but row 'v1' has 1; row 'v2' has 2; row 'v3' has 3 and 1 more"]
+
+
+def test_empty_and_endless_cells_and_a_unit_no_table_prints_are_read_past():
+    # k4's cell is empty, k5's a number too long for a float (infinite): neither is a row's figure to rank
+    table = STEPS.rstrip("\n") + "\n| k4 | |\n| k5 | 1" + "0" * 400 + " |\n\n"
+    (message,) = _sg107("k1 is the fastest at 12.4 ms.", table)
+    assert message.endswith("of 5 rows of the table at line 1, but row 'k2' has 11.8")
+    assert _sg107("k1 leads at 12.4 GB/s.", table) == []
+
+
+@pytest.mark.parametrize("sentence", [
+    "Among the float kernels, k3 is the slowest. k1 is the fastest at 12.4 ms.",  # a restricted sentence before
+    "k3 is slower than k2. k1 is the fastest at 12.4 ms.",  # a comparison in the sentence before the clause
+])
+def test_a_sentence_before_the_claim_does_not_change_its_reading(sentence):
+    assert _sg107(sentence, STEPS) == [f"'k1 is the fastest at 12.4 ms' {K1_NOT_FASTEST}"]
