@@ -145,6 +145,23 @@ def test_env_merge_as_conversion_machine_fills_in(run_cli, workdir):
     assert provenance["gpu"] == "NVIDIA H100 PCIe"  # the measuring GPU is untouched
 
 
+def cpu_record(workdir, job: str, software: dict):
+    """Write a collect run --cpu record of ``job`` (no GPU, gpu_count 0, no CPU named, one host-clock latency,
+    collected at a commit the checkout has since left) stating ``software``; its path."""
+    record = {"schema_version": 1, "job_id": job, "family": "demo", "provenance": {
+        "gpu": None, "gpu_count": 0, "driver": None, "software": software,
+        "checkpoint": {"id": "org/tiny", "revision": "0000001", "weights": "random-init", "seed": 7},
+        "repository_commit": "8431bb881c3ef89e6322586b8c02de228916dd1e", "repository_dirty": False,
+        "collector": {"name": "studygen collect run", "version": "0.1.0"}},
+        "results": [{"kind": "latency", "variant": "fp32", "shape": "64x64", "batch": 1, "backend": "pytorch",
+                     "mode": "eager", "timing": "end_to_end", "statistic": "median", "value_ms": 0.445,
+                     "method": {"timer": "perf-counter", "cuda_graph": False, "data_transfers": False}}]}
+    path = workdir / "measurements" / "demo" / f"{job}.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps(record, indent=2) + "\n")
+    return path
+
+
 # ---- the CPU model (trial s21: a collect run --cpu record could name no machine) ------------------------------
 
 def cpuinfo_models() -> str | None:
@@ -184,18 +201,7 @@ def test_env_merge_names_the_cpu_of_a_record_timed_without_a_gpu(run_cli, workdi
     if expected is None:
         pytest.skip("no model name in /proc/cpuinfo on this machine")
     # a collect run --cpu record made before provenance.cpu, at a commit the checkout has since left
-    software = collect_env(workdir, with_torch=False)["software"]
-    record = {"schema_version": 1, "job_id": "cpu-1", "family": "demo", "provenance": {
-        "gpu": None, "gpu_count": 0, "driver": None, "software": software,
-        "checkpoint": {"id": "org/tiny", "revision": "0000001", "weights": "random-init", "seed": 7},
-        "repository_commit": "8431bb881c3ef89e6322586b8c02de228916dd1e", "repository_dirty": False,
-        "collector": {"name": "studygen collect run", "version": "0.1.0"}},
-        "results": [{"kind": "latency", "variant": "fp32", "shape": "64x64", "batch": 1, "backend": "pytorch",
-                     "mode": "eager", "timing": "end_to_end", "statistic": "median", "value_ms": 0.445,
-                     "method": {"timer": "perf-counter", "cuda_graph": False, "data_transfers": False}}]}
-    path = workdir / "measurements" / "demo" / "cpu-1.json"
-    path.parent.mkdir(parents=True)
-    path.write_text(json.dumps(record, indent=2) + "\n")
+    path = cpu_record(workdir, "cpu-1", collect_env(workdir, with_torch=False)["software"])
     done = run_cli("collect", "env", "--family", "demo", "--job", "cpu-1", "--role", "measuring", "--no-torch",
                    "--measurements", workdir / "measurements")
     assert done.exit_code == 0, done.err
@@ -210,18 +216,7 @@ def test_env_merge_names_the_cpu_of_a_record_timed_without_a_gpu(run_cli, workdi
 
 def _cpu_record_stating_python(workdir, python_version: str):
     """A CPU record (no GPU) whose provenance states ``python_version``; its path."""
-    record = {"schema_version": 1, "job_id": "cpu-2", "family": "demo", "provenance": {
-        "gpu": None, "gpu_count": 0, "driver": None, "software": {"python": python_version},
-        "checkpoint": {"id": "org/tiny", "revision": "0000001", "weights": "random-init", "seed": 7},
-        "repository_commit": "8431bb881c3ef89e6322586b8c02de228916dd1e", "repository_dirty": False,
-        "collector": {"name": "studygen collect run", "version": "0.1.0"}},
-        "results": [{"kind": "latency", "variant": "fp32", "shape": "64x64", "batch": 1, "backend": "pytorch",
-                     "mode": "eager", "timing": "end_to_end", "statistic": "median", "value_ms": 0.445,
-                     "method": {"timer": "perf-counter", "cuda_graph": False, "data_transfers": False}}]}
-    path = workdir / "measurements" / "demo" / "cpu-2.json"
-    path.parent.mkdir(parents=True)
-    path.write_text(json.dumps(record, indent=2) + "\n")
-    return path
+    return cpu_record(workdir, "cpu-2", {"python": python_version})
 
 
 def test_env_merge_corrects_a_version_typed_wrong_with_replace(run_cli, workdir):
