@@ -122,7 +122,7 @@ RULES: tuple[Rule, ...] = (
          "a kernel-time result grouped by other rules than the study file's kernel_groups (a group renamed, a rule "
          "added or reordered since it was collected)"),
     Rule("SG224", WARNING, "GPU named but not measured", "studygen.checks.sg224_unmeasured_gpu",
-         "the title, description or decision summary names a GPU model that no record was measured on"),
+         "the study's title names a GPU model that no record was measured on"),
 )
 
 BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}

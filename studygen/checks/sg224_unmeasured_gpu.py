@@ -1,24 +1,30 @@
-"""SG224 GPU named but not measured (warning): the study's title,
-description or decision summary names a GPU model that none of its records
-was measured on, as a README headline does when a study file written for
-one machine is reused on another ("... on one H200" over tables whose every
-row says H100 80GB HBM3).
+"""SG224 GPU named but not measured (warning): the study's title names a
+GPU model that none of its records was measured on, as a README headline
+does when a study file written for one machine is reused on another ("... on
+one H200" over tables whose every row says H100 80GB HBM3).
 
-A GPU is named by its model as vendors write it (:data:`GPU_MODEL`: A100,
-H100, H200, B200, GB200, L4, L40S, T4, V100, RTX 3090, GTX 1070, RTX A6000,
-MI300X, Jetson AGX Orin, ...); it is measured when a record's ``gpu`` holds
-that model as a word, or as two neighbouring words joined ("RTX 3090" in
-"NVIDIA GeForce RTX 3090"). A record measured without a GPU (``collect run
---cpu``) names none, so a GPU in the headline of a CPU study is reported. Not
-read:
+Only the title is read: it names the machine the study reports on. A
+description or decision names other GPUs for context (the fleet a decision
+is for, the card a study replaces, what FP8 needs), which an attack showed
+in a dozen ordinary sentences; a title that compares with an unmeasured GPU
+("H100 against A100") does state its result.
+
+A GPU is named by its model as vendors write it (:data:`GPU_MODEL`, a list:
+A100, H100, H200, B200, GB200, L4, L40S, T4, V100, RTX 3090, GTX 1070, RTX
+A6000, MI300X, Jetson AGX Orin, ...; "H264" or "ViT-B16" name none); it is
+measured when a record's ``gpu`` holds that model as a word, or as
+neighbouring words joined ("RTX 3090" in "NVIDIA GeForce RTX 3090"), or a
+word the named model begins (the title's "MI300" of an "MI300X"; a Jetson
+by its module's name, "Orin" being what trtexec logs on a Jetson AGX
+Orin). A record measured without a GPU (``collect run --cpu``) names none,
+so a GPU in the title of a CPU study is reported. Not read:
 
 - a study with a record that states no GPU at all (a publication's figures
   without their machine): the GPU named may be that record's;
-- a sentence that denies or defers ("not", "no", "never", "without",
-  "n't", "later", "next", "future", "plan") or cites another source
-  ("published", "reported", "according to", "paper", "vendor", a link):
-  it names another machine without stating a result of this study on it;
-- a field the README does not print (a template that leaves it out).
+- a title that denies or defers ("not", "no", "never", "without", "n't",
+  "later", "next", "future", "plan") or cites another source ("published",
+  "reported", "according to", "paper", "vendor", a link);
+- a title the README does not print (a template that leaves it out).
 
 Case (a GPU trial, session 22): a study file titled "timm resnet18 on one
 H200" was run on an H100; render printed the title over H100 tables and
@@ -37,15 +43,18 @@ from ..records.load import yaml_text_line
 from .prose_figures import sentence_at
 
 CODE = "SG224"
-# The study-file fields read: the headline a reader takes the machine from.
-READ_FIELDS = (("title",), ("description",), ("decision", "summary"))
+# The study-file fields read: the headline a reader takes the machine from (see the module docstring).
+READ_FIELDS = (("title",),)
 GPU_MODEL = lazy_compile(
     r"(?<![\w.-])("
-    r"GB\d{3}|[ABHV]\d{2,3}[A-Z]?|L4(?:0S?)?|T4|A10G"  # data-centre parts: A100, H200, B200, GB200, L40S, T4
+    r"G[BH]\d{3}|A(?:2|10G?|16|30|40|100|800)|H(?:20|100|200|800)|B(?:100|200|300)"  # NVIDIA data-centre parts
+    r"|L(?:4|20|40S?)|T4|V100|P(?:4|40|100)|K80"
     r"|(?:RTX|GTX|TITAN)\s?(?:A\d{4}|\d{3,4})(?:\s?Ti|\s?SUPER)?"  # RTX 3090, GTX 1070, RTX A6000, RTX 4070 Ti
-    r"|MI\d{2,3}X?"  # AMD Instinct
-    r"|Jetson\s+(?:AGX\s+)?(?:Orin|Xavier|Nano|TX2)"
-    r")(?![\w-])")
+    r"|MI\d{3}[AX]?"  # AMD Instinct
+    r"|Jetson\s+(?:AGX\s+|Orin\s+)?(?:Orin|Xavier|Nano|TX2)(?:\s+NX)?"
+    r")s?(?![\w-])")
+# words of a Jetson module's name that its GPU, as trtexec logs it, leaves out ("Orin" on a Jetson AGX Orin)
+_MODULE_WORDS = re.compile(r"^(?:JETSON|AGX)")
 # A sentence that names a machine without stating a result of this study on it.
 ELSEWHERE = lazy_compile(
     r"\b(?:not|no|never|without|later|next|future|plans?|planned|published|reported|according\s+to|paper|"
@@ -75,6 +84,18 @@ def measured_models(study) -> set[str] | None:
     return found
 
 
+def is_measured(key: str, measured: set[str]) -> bool:
+    """Whether the model ``key`` (:func:`model_key`) names a GPU of ``measured``
+    (:func:`measured_models`): the same word, a word it begins with letters
+    after ("MI300" of "MI300X"; not "A10" of "A100"), or, for a Jetson, its
+    module's last word ("ORIN")."""
+    bare = key
+    while (stripped := _MODULE_WORDS.sub("", bare)) != bare:
+        bare = stripped
+    return any(word == key or (word.startswith(key) and word[len(key):].isalpha()) or (bare != key and word == bare)
+               for word in measured)
+
+
 def check(context) -> list[Finding]:
     study = context.study
     if not study.records:
@@ -89,7 +110,7 @@ def check(context) -> list[Finding]:
             continue
         for match in GPU_MODEL.finditer(text):
             named = match.group(1)
-            if model_key(named) in measured or ELSEWHERE.search(sentence_at(text, match.start())):
+            if is_measured(model_key(named), measured) or ELSEWHERE.search(sentence_at(text, match.start())):
                 continue
             if readme is not None and named not in readme:
                 continue  # a field the README does not print
