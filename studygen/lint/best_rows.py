@@ -28,12 +28,31 @@ names is restricted to the labels it names ("GA" names every GA row,
 "maximum", "minimum", or a superlative after a possessive: "GA's highest",
 "its best") the subject stays fixed and every column the clause does not
 name varies: "GA peaks at 2.58x (N=32)" is a claim over the GA rows of every
-N. For a winner ("leads", "is the fastest", "the highest throughput is
-vLLM's") the column of the subject varies (the one column whose label the
-clause names is the figure's own) and every other column stays at the
-figure's row (the same conditions), unless the table has one label column
-that the clause names no other label of ("fp16 is the fastest after int8"
-is no claim over every row).
+N. The address of a peak restricts its rows too, except where it names a
+column that varies and is a sweep (numeric labels: "(N=32)", "at batch
+64") or the only one that varies ("striped peaks at 433 on the L4"): "fp16
+peaks at 2,480 img/s on the A100", over GPUs and batches, is a claim over
+the A100's fp16 rows. For a winner ("leads", "is the fastest", "the highest
+throughput is vLLM's") the column of the subject varies (the one column
+whose label the clause names is the figure's own) and every other column
+stays at the figure's row (the same conditions), unless the table has one
+label column that the clause names no other label of ("fp16 is the fastest
+after int8" is no claim over every row). A winner named by a column's
+header rather than a row's label ("On the L4, llama-8b leads" over a table
+of models as columns) ranks the cells of a row, which is not read.
+
+Only claims framed in plain words are read: what stands before a comma
+ahead of the superlative, and what follows a figure quoted after it (past
+an address "on ..." or in parentheses, which may name any place), must be
+the table's labels and header words, numbers and plain prepositions ("On
+the A100, ...", "... at batch 64 for resnet50"); "Before quantization,
+...", "For accuracy-critical work, ...", "... that keeps full accuracy",
+"... once accuracy is weighed" and a next clause "while keeping accuracy"
+restrict or judge the set in words no label resolves. A word that is, its
+letters and digits alone, a label no reading of the clause names
+("ResNet-50" for ``resnet50``) leaves the rows meant unclear. A ratio in
+"x" over a time ("normalized latency" 1.00x, 0.55x) is better smaller,
+unless its header names a gain ("latency speedup").
 
 The claim is contradicted when a row of the set holds a figure beyond the
 quoted one's printed digits the other way (:func:`.ratio_direction.goes_against`,
@@ -69,20 +88,35 @@ from ..patterns import lazy_compile
 from .best_wording import STEMS, Best, predicated, restricted, superlative, unsure
 from .document import Document, Sentence, Series, Table, is_empty_cell
 from .figures import Figure, statistic_of
+from .header_names import name_words
 from .restriction import TextView, labels_named
 from .ratio_direction import goes_against
 from .rounding import stands_for
-from .text import label_tokens, normalize, ratio_header, stem
-from .variant_pairs import CLAUSE_END_RE, HIGHER_IS_BETTER, QUANTITY_WORDS, THROUGHPUT, TIME, kind_of_series
+from .text import label_tokens, names_whole, normalize, ratio_header, stem
+from .variant_pairs import CLAUSE_END_RE, HIGHER_IS_BETTER, QUANTITY_WORDS, THROUGHPUT, TIME, kind_of_series, kind_of_words
 
 _APPROXIMATE_BEFORE_RE = lazy_compile(
     r"(?:~|≈|\b(?:about|around|approximately|approx\.?|roughly|nearly|almost|over|under|up\s+to|at\s+least|"
     r"at\s+most|more\s+than|less\s+than|above|below))\s*[*_`]*$", re.IGNORECASE)
 # the figure's own row: "(N=32)", "at batch 64", "on the H100" right after it
-_ADDRESS_RE = lazy_compile(r"[\s*_`]*(?:\([^()]*\)|(?:at|on|for|with|@)\b[^,;:.()]{0,40})")
+_ADDRESS_RE = lazy_compile(r"[\s*_`]*(?:\([^()]*\)|(?:at|on|for|with|@)\b[^,;:.()]{0,40}(?:\([^()]*\))?)")
+# words a clause may hold before its subject's comma and after its figure besides the table's labels and headers
+_PLAIN_WORDS = frozenset({"at", "on", "for", "with", "in", "under", "using", "via", "and", "the", "a", "an", "of",
+                          "by", "per", "vs", "x", "up", "to", "from", "across", "all", "every", "each", "both",
+                          "overall"})
+# an address naming a place or a condition whatever its words ("on GPU-X", "(depth 4)"), and a trailing clause
+# that restricts nothing (", which is where we stopped tuning")
+_PLACE_RE = lazy_compile(r"[\s*_`]*(?:on\b|@|\()", re.IGNORECASE)
+_NONRESTRICTIVE_RE = lazy_compile(r"\s*,\s*(?:which|where)\b", re.IGNORECASE)
+# the next clause qualifying this one's subject, not a clause of its own: "... at 5.6 ms while keeping accuracy"
+_QUALIFYING_NEXT_RE = lazy_compile(r"\s*,?\s*(?:and|but|while|whilst|whereas)\s+[a-z]+ing\b", re.IGNORECASE)
+_NUMBER_RE = lazy_compile(r"^[\d.,]+[kmx]?$")
+_SQUASH_RE = lazy_compile(r"[^a-z0-9]")
 # "1.92-2.58x", "8 to 32": a cell printing a range, whose ends are no row's figure
 _RANGE_CELL_RE = lazy_compile(r"\d\s*(?:-|–|—|to)\s*[*_]*\d")
 _SLOWDOWN_RE = lazy_compile(r"slow|overhead|regress|penalt", re.IGNORECASE)
+# a ratio header naming a gain ("latency speedup", "time reduction"): larger is better whatever quantity it names
+_GAIN_RE = lazy_compile(r"speed|gain|improv|faster|reduc|saving|fewer", re.IGNORECASE)
 # a header naming each row's own extreme over its runs ("min (ms)", "best of 5", "peak memory"): no row's rank
 _PER_ROW_EXTREME_RE = lazy_compile(
     r"\b(?:min|max|minimum|maximum|best|worst|peaks?|top|fastest|quickest|slowest|lowest|highest|largest|biggest|"
@@ -101,7 +135,12 @@ def _want(best: Best, series: Series) -> int | None:
     if best.group == "low":
         return -1
     if series.unit == "x" or (series.unit is None and ratio_header(series.header)):
-        better = None if _SLOWDOWN_RE.search(series.header) else 1
+        if _SLOWDOWN_RE.search(series.header):
+            better = None
+        elif not _GAIN_RE.search(series.header) and kind_of_words(name_words(series.header)) == TIME:
+            better = -1  # "normalized latency" 1.00x, 0.55x: a time over a baseline's, the smaller the better
+        else:
+            better = 1
     else:
         kind = kind_of_series(series)
         if best.word.lower() in _SPEED_WORDS and kind not in (TIME, THROUGHPUT):
@@ -170,6 +209,7 @@ class _Reading:
         self._cells: dict[int, dict[str | None, dict[int, list[tuple[Series, int, Figure]]]]] = {}
         self._labels: dict[int, dict[int, list[str]]] = {}
         self._quantities: dict[tuple[int, int], bool] = {}
+        self._vocabulary: dict[int, tuple[frozenset[str], frozenset[str]]] = {}
         self._rows: dict[tuple[int, RowSet], list[int]] = {}
         self._rankings: dict[tuple[int, RowSet, int], tuple[list[tuple[int, Figure]], list[float]]] = {}
 
@@ -197,6 +237,23 @@ class _Reading:
         buckets = {math.floor(quoted.value - quoted.half_step), math.floor(quoted.value + quoted.half_step)}
         return [(series, row) for bucket in buckets for series, row, value in by_bucket.get(bucket, ())
                 if _printed_as(value, series.unit, quoted)]
+
+    def vocabulary(self, table: Table) -> tuple[frozenset[str], frozenset[str]]:
+        """(the tokens of ``table``'s labels and headers, its label values squashed to letters and digits
+        ("resnet50" for "ResNet-50"), those holding a letter)."""
+        key = id(table)
+        if key not in self._vocabulary:
+            tokens, squashed = set(), set()
+            for column, values in self.labels(table).items():
+                for value in set(values):
+                    tokens.update(label_tokens(value))
+                    if any(character.isalpha() for character in value):
+                        squashed.add(_SQUASH_RE.sub("", value))
+                tokens.update(label_tokens(normalize(table.headers[column])))
+            for series in table.series:
+                tokens.update(label_tokens(normalize(series.header)))
+            self._vocabulary[key] = (frozenset(tokens), frozenset(squashed))
+        return self._vocabulary[key]
 
     def labels(self, table: Table) -> dict[int, list[str]]:
         """:func:`_labels` of ``table``."""
@@ -321,6 +378,59 @@ def findings(document: Document) -> list[tuple[int, str, str]]:
     return found
 
 
+def _plain(text: str, table: Table, reading: _Reading) -> bool:
+    """True when every word of ``text`` is a label or header word of ``table``, a number or a plain preposition
+    ("on the A100", "at batch 64 for resnet50", "(N=32)")."""
+    vocabulary = reading.vocabulary(table)[0]
+    return all(token in _PLAIN_WORDS or token in vocabulary or stem(token) in vocabulary or _NUMBER_RE.match(token)
+               for token in label_tokens(normalize(text)))
+
+
+def _plain_frame(text: str, start: int, end: int, best: Best, figure: Figure, cut: int, table: Table,
+                 reading: _Reading) -> bool:
+    """True when nothing around the claim restricts or judges the rows it ranks: what stands before a comma
+    ahead of the superlative ("Before quantization, ...", "For accuracy-critical work, ...") and what follows a
+    figure quoted after the superlative ("... that keeps full accuracy", "... once accuracy is weighed") hold
+    only plain words (:func:`_plain`), and no next clause qualifies it ("... while keeping full accuracy"); an
+    address "on ..." or in parentheses (ending at ``cut``) is a place whatever it names, and ", which ..." after
+    it restricts nothing."""
+    comma = text.rfind(",", start, best.start)
+    if comma != -1 and not _plain(text[start:comma], table, reading):
+        return False
+    if _QUALIFYING_NEXT_RE.match(text, end):
+        return False
+    if figure.start < best.end:
+        return True
+    after = cut if _PLACE_RE.match(text, figure.end, cut) else figure.end
+    if (clause := _NONRESTRICTIVE_RE.search(text, after, end)) is not None:
+        end = clause.start()
+    return _plain(text[after:end], table, reading)
+
+
+def _names_column(normalized: str, table: Table) -> bool:
+    """True when ``normalized`` names a value column of ``table`` whose header names no quantity: a table of
+    models as columns ("llama-8b", "resnet50 (img/s)"), whose rows are ranked within a row, not a column."""
+    for series in table.series:
+        main = normalize(series.header.split("(", 1)[0]).strip()
+        tokens = label_tokens(main)
+        if not tokens or ratio_header(series.header) or any(_names_quantity(token) for token in tokens):
+            continue
+        if names_whole(normalized, main):
+            return True
+    return False
+
+
+def _unnamed_label(text: str, readings: list[dict[int, set[str]]], table: Table, reading: _Reading) -> bool:
+    """True when a word of ``text`` is, letters and digits alone, a label of ``table`` that none of the labels
+    ``readings`` found names ("ResNet-50" for ``resnet50``): a row the clause means that the reading missed."""
+    squashed = reading.vocabulary(table)[1]
+    if not squashed:
+        return False
+    words = {_SQUASH_RE.sub("", word) for word in text.lower().split()}
+    named_values = {_SQUASH_RE.sub("", value) for named in readings for values in named.values() for value in values}
+    return not (words & squashed).issubset(named_values)
+
+
 def _clause_finding(document: Document, sentence: Sentence, start: int, end: int,
                     reading: _Reading) -> tuple[int, str, str] | None:
     text = sentence.block.text
@@ -346,17 +456,33 @@ def _clause_finding(document: Document, sentence: Sentence, start: int, end: int
     want = _want(best, series)
     if want is None or not predicated(text, start, end, best, series):
         return None
+    table = series.table
+    if not _plain_frame(text, start, end, best, figure, cut, table, reading):
+        return None
+    if not best.peak and _names_column(normalize(text[start:end]), table):
+        return None  # "On the L4, llama-8b leads": models as columns, the claim ranks the L4 row's cells
     rest = TextView(f"{text[start:figure.start]} {text[cut:end]}", *vocab)
-    named = labels_named(series.table, rest)
+    named = labels_named(table, rest)
     if named is None:
         return None
+    addressed = {} if address is None else labels_named(table, TextView(address.group(0), *vocab))
+    if addressed is None or _unnamed_label(text[start:end], [named, addressed], table, reading):
+        return None  # "ResNet-50" for the label resnet50: the rows meant are unclear
+    if best.peak:
+        for column, values in addressed.items():
+            # "GA peaks at 2.58x (N=32)", "striped peaks at 433 on the L4" (the GPU alone varies): a sweep point
+            # of a column that varies, or a label of the one column that varies, says where the peak lies;
+            # "fp16 peaks at 2,480 img/s on the A100" (GPU and batch vary): any other label restricts the rows
+            if column in named or column in table.numeric_labels or set(reading.labels(table)) - set(named) == {
+                    column}:
+                continue  # (a point within the rows the rest names: "Up to batch 8, ... at batch 1")
+            named[column] = set(values)
     kept = _rows_meant(series.table, row, best, named, reading)
     if kept is None:
         return None  # (the rows meant always hold the figure's own: one row alone has no other to beat it)
     beaten, count = _beaten(series, figure, want, kept, reading)
     if not beaten:
         return None
-    table = series.table
     claim = " ".join(text[start:end].split()).rstrip(".")
     extreme = "largest" if want > 0 else "smallest"
     shown = "; ".join(f"{table.rows[other].name()} has {value.text}" for other, value in beaten)

@@ -11,7 +11,8 @@ It is a claim about the quoted row only in these shapes (:func:`predicated`),
 the row's name, the figure or nothing standing before it:
 
 - a verb: "GA peaks at 2.58x", "fused leads at 3.8 GB/s" (a verb whose clause
-  puts another row before it, "slower than int8, which leads", is not read);
+  puts another row before it, "slower than int8, which leads", is not read,
+  nor "leads" with an object: "leads the float formats", "leads fp32");
 - after a copula: "k1 is (also, still, by far) the fastest", "remains the best";
 - after a possessive: "GA's highest speedup", "its minimum throughput of 433";
 - after a verb of having, naming the column's quantity: "naive has the lowest
@@ -23,9 +24,10 @@ Anywhere else it names another row than the subject ("trails the fastest",
 "slower than the best", "twice the best", "compared with the fastest
 variant"). What it qualifies must be nothing, the quantity the column
 measures (its header's quantity words, the words of its kind: "lowest
-latency" over ``time (ms)``; "value", "result", "use") or, for "best",
-"fastest" and their opposites, a word for a row ("variant", "configuration",
-"kernel", a label column's header): "the best trade-off", "the best accuracy"
+latency" over ``time (ms)``; "value", "result", "use") or, for "fastest"
+and "slowest", a word for a row ("variant", "configuration", "kernel", a
+label column's header; never for "best" or "worst": "the best choice", "the
+best option" recommend a row): "the best trade-off", "the best accuracy"
 over a time, "the highest-precision variant", "the smallest GPU" and "the
 largest model" rank something else. "Largest", "lowest" and "peak" rank a
 figure, never a row ("the largest model" is a size). What follows that must
@@ -119,9 +121,9 @@ _FIGURE_NOUNS = frozenset({"value", "figure", "number", "result", "use", "usage"
 # quantity words a header may name besides those of a kind
 _MEASURE_NOUNS = QUANTITY_WORDS | frozenset({"speedup", "slowdown", "ratio", "gain", "improvement", "goodput", "ttft",
                                              "tpot", "itl", "tbt", "bandwidth", "score", "rate", "performance"})
-# what "the best" or "the fastest" may rank whatever the column measures
+# what "the fastest" may rank whatever the column measures
 _MERIT_NOUNS = frozenset({"performance", "speed"})
-# words for a row of a table: what "the best" or "the fastest" may rank (never "largest" or "lowest")
+# words for a row of a table: what "the fastest" or "the slowest" may rank (never "best", "largest" or "lowest")
 _ROW_NOUNS = frozenset({
     "variant", "configuration", "config", "option", "setting", "backend", "run", "setup", "model", "method", "approach",
     "engine", "kernel", "implementation", "framework", "library", "system", "mode", "version", "build", "combination",
@@ -173,13 +175,18 @@ def predicated(text: str, start: int, end: int, best: Best, series: Series) -> b
     if _OTHER_SUBJECT_RE.search(before):
         return False
     if best.word.lower() in _VERBS:
-        return not _NO_SUBJECT_BEFORE_RE.search(before)
+        if _NO_SUBJECT_BEFORE_RE.search(before):
+            return False
+        # "leads" with no object ("fused leads at 3.8 GB/s"), not "leads the float formats", "leads fp32"
+        return best.word.lower() != "leads" or _ends_phrase(text, best.end, end)
     having = _HAVE_BEFORE_RE.search(before) is not None
     if not (having or _POSSESSIVE_BEFORE_RE.search(before) or _COPULA_BEFORE_RE.search(before)
             or _OPENING_BEFORE_RE.search(before)):
         return False
     # a row's noun only where the superlative is said of the row ("is the fastest variant"), not had by it
-    heads, modifiers = _qualifiable(series, best.group in ("better", "worse") and not having)
+    # (never for "best" or "worst": "the best choice", "the best default" recommend a row, they rank none)
+    rows = best.group in ("better", "worse") and not having and best.word.lower() not in ("best", "worst")
+    heads, modifiers = _qualifiable(series, rows)
     words, position = [], best.end
     while (match := _PHRASE_WORD_RE.match(text, position, end)) and stem(match.group(1)) in modifiers:
         words.append(stem(match.group(1)))

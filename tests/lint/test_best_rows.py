@@ -356,3 +356,108 @@ def test_empty_and_endless_cells_and_a_unit_no_table_prints_are_read_past():
 ])
 def test_a_sentence_before_the_claim_does_not_change_its_reading(sentence):
     assert _sg107(sentence, STEPS) == [f"'k1 is the fastest at 12.4 ms' {K1_NOT_FASTEST}"]
+
+
+# the images per second of two models (columns) on three boards (rows): beta is the faster model on each board
+BOARDS = """\
+| board | alpha (img/s) | beta (img/s) |
+|---|---:|---:|
+| Orin | 900 | 1,040 |
+| Xavier | 410 | 455 |
+| Nano | 88 | 97 |
+
+"""
+
+
+@pytest.mark.parametrize("sentence", [
+    "On the Xavier, beta leads at 455 img/s.",
+    "beta is the fastest at 97 img/s on the Nano.",
+    "Nano: beta is the fastest, 97 img/s.",
+])
+def test_a_winner_named_by_a_column_header_is_ranked_within_its_row_not_read(sentence):
+    # read down the beta column, 455 and 97 lose to Orin's 1,040; said of models, both are the board's best
+    assert _sg107(sentence, BOARDS) == []
+
+
+def test_a_column_of_models_still_has_its_own_peak():
+    assert _sg107("beta peaks at 1,040 img/s.", BOARDS) == []
+    assert _sg107("alpha peaks at 410 img/s.", BOARDS) == [
+        "'alpha peaks at 410 img/s' names row 'Xavier' the largest 'alpha (img/s)' of 3 rows of the table at line 1, "
+        "but row 'Orin' has 900"]
+
+
+# two boards, two precisions, two batch sizes: int8 at batch 32 is each board's peak
+GRID = """\
+| board | precision | batch | throughput (img/s) |
+|---|---|---:|---:|
+| Orin | fp16 | 4 | 610 |
+| Orin | fp16 | 32 | 1,330 |
+| Orin | int8 | 4 | 980 |
+| Orin | int8 | 32 | 2,270 |
+| Xavier | fp16 | 4 | 300 |
+| Xavier | fp16 | 32 | 640 |
+| Xavier | int8 | 4 | 470 |
+| Xavier | int8 | 32 | 1,090 |
+
+"""
+
+
+@pytest.mark.parametrize("sentence", [
+    "fp16 peaks at 640 img/s on the Xavier.",  # boards and batches vary: the board the address names restricts
+    "fp16 throughput peaks at 640 img/s on the Xavier (batch 32).",
+    "Throughput peaks at 1,090 img/s (Xavier, int8, batch 32).",
+    "Throughput peaks at 1,090 img/s for int8 on the Xavier.",
+    "X-avier int8 throughput peaks at 1,090 img/s.",  # a label no reading names, letters and digits alone
+])
+def test_a_peaks_address_naming_no_sweep_point_restricts_its_rows(sentence):
+    assert _sg107(sentence, GRID) == []
+
+
+def test_a_peak_the_address_restricts_is_still_read_over_the_rest():
+    # the Xavier's fp16 rows are batches 4 and 32: 300 is no peak of them
+    assert _sg107("fp16 peaks at 300 img/s on the Xavier.", GRID) == [
+        "'fp16 peaks at 300 img/s on the Xavier' names row 'Xavier / fp16 / 4' the largest 'throughput (img/s)' of 2 "
+        "rows of the table at line 1, but row 'Xavier / fp16 / 32' has 640"]
+    # the batch the address names is where the peak lies: the Xavier's int8 rows of every batch are ranked
+    (message,) = _sg107("On the Xavier, int8 peaks at 470 img/s at batch 4.", GRID)
+    assert "of 2 rows" in message and "row 'Xavier / int8 / 32' has 1,090" in message
+
+
+@pytest.mark.parametrize("sentence", [
+    "Ahead of the rewrite, k1 was the fastest at 12.4 ms.",  # a leading phrase judging the set
+    "For memory-bound jobs, k1 is the fastest at 12.4 ms.",
+    "In the pilot run, k1 was the fastest at 12.4 ms.",
+    "k1 is the fastest at 12.4 ms once warm-up is counted.",  # a trailing qualifier
+    "k1 is the fastest at 12.4 ms that compiles in one pass.",
+    "k1 is the fastest at 12.4 ms, while using half the memory.",
+    "k1 is the fastest at 12.4 ms and keeping its accuracy.",
+])
+def test_words_around_the_claim_that_restrict_or_judge_its_rows_leave_it_unread(sentence):
+    assert _sg107(sentence, STEPS) == []
+
+
+@pytest.mark.parametrize(("sentence", "claim"), [
+    ("On the k-series, k1 is the fastest at 12.4 ms.", None),  # "k-series" is no label of the table
+    ("Across every kernel, k1 is the fastest at 12.4 ms.", "Across every kernel, k1 is the fastest at 12.4 ms"),
+    ("Overall, k1 is the fastest at 12.4 ms.", "Overall, k1 is the fastest at 12.4 ms"),
+    ("k1 is the fastest at 12.4 ms step time.", "k1 is the fastest at 12.4 ms step time"),  # the header's words
+    ("k1 is the fastest at 12.4 ms on a busy node, which surprised us.",
+     "k1 is the fastest at 12.4 ms on a busy node, which surprised us"),
+])
+def test_plain_words_around_the_claim_keep_it_read(sentence, claim):
+    assert _sg107(sentence, STEPS) == ([] if claim is None else [f"'{claim}' {K1_NOT_FASTEST}"])
+
+
+# each variant's latency over fp32's (an "x" unit on a time): the smaller the faster
+NORMALIZED = "| variant | normalized latency |\n|---|---:|\n| fp32 | 1.00x |\n| fp16 | 0.62x |\n| int8 | 0.41x |\n\n"
+
+
+def test_a_ratio_of_times_is_better_smaller():
+    assert _sg107("int8 is the fastest at 0.41x.", NORMALIZED) == []
+    assert _sg107("fp32 is the slowest at 1.00x.", NORMALIZED) == []
+    assert _sg107("fp16 is the fastest at 0.62x.", NORMALIZED) == [
+        "'fp16 is the fastest at 0.62x' names row 'fp16' the smallest 'normalized latency' of 3 rows of the table at "
+        "line 1, but row 'int8' has 0.41"]
+    # a gain in time is a speedup: the larger the better
+    gain = NORMALIZED.replace("normalized latency", "latency speedup")
+    assert _sg107("int8 is the fastest at 0.41x.", gain) != [] and _sg107("fp32 is the fastest at 1.00x.", gain) == []

@@ -178,3 +178,27 @@ def test_the_words_a_superlative_may_qualify(table, sentence, found):
 
 def test_an_idiom_of_a_superlative_is_no_claim():
     assert _sg107("fp16 runs at its fastest at 5.5 ms.") == []
+
+
+@pytest.mark.parametrize("sentence", [
+    "fp16 is the best choice at 5.5 ms.",  # a recommendation: "best" or "worst" before a row's noun ranks no figure
+    "fp16 is the best candidate at 5.5 ms.",
+    "fp16 is the worst option at 5.5 ms.",
+    "fp16 leads the float variants at 5.5 ms.",  # "leads" with an object leads that set only
+    "fp16 leads fp32 at 5.5 ms.",
+])
+def test_a_recommendation_or_a_lead_over_named_rows_is_not_read(sentence):
+    assert _sg107(sentence) == []
+
+
+@pytest.mark.parametrize(("sentence", "found"), [
+    ("fp16 is the best at 5.5 ms.", "row 'int8' has 3.1"),  # "best" qualifying nothing, or the column's quantity
+    ("fp16 has the best latency at 5.5 ms.", "row 'int8' has 3.1"),
+    ("fp16 is the fastest variant at 5.5 ms.", "row 'int8' has 3.1"),  # "fastest" still ranks a row's noun
+    ("fp16 leads at 182 img/s.", "row 'int8' has 322"),
+    ("fp16 leads, at 182 img/s.", "row 'int8' has 322"),
+    ("fp16 leads with 182 img/s.", "row 'int8' has 322"),
+])
+def test_best_of_the_quantity_and_an_intransitive_lead_are_read(sentence, found):
+    (message,) = _sg107(sentence)
+    assert message.endswith(f"but {found}")
