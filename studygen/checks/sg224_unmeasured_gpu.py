@@ -37,14 +37,11 @@ import re
 
 from ..findings import Finding
 from ..patterns import lazy_compile
-from ..records.jsonpos import pointer_from_path
 from ..records.keys import measured_without_gpu
 from ..records.load import yaml_text_line
 from .prose_figures import sentence_at
 
 CODE = "SG224"
-# The study-file fields read: the headline a reader takes the machine from (see the module docstring).
-READ_FIELDS = (("title",),)
 GPU_MODEL = lazy_compile(
     r"(?<![\w.-])("
     r"G[BH]\d{3}|A(?:2|10G?|16|30|40|100|800)|H(?:20|100|200|800)|B(?:100|200|300)"  # NVIDIA data-centre parts
@@ -80,7 +77,6 @@ def measured_models(study) -> set[str] | None:
         words = [model_key(word) for word in re.split(r"[\s-]+", gpu) if word]
         found.update(words)
         found.update(a + b for a, b in zip(words, words[1:]))
-        found.update(a + b + c for a, b, c in zip(words, words[1:], words[2:]))  # "Jetson AGX Orin"
     return found
 
 
@@ -103,30 +99,19 @@ def check(context) -> list[Finding]:
     measured = measured_models(study)
     if measured is None:
         return []
-    readme, findings = context.rendered_readme, []
-    for path in READ_FIELDS:
-        text = _field(study.spec, path)
-        if not isinstance(text, str):
+    title, readme, findings = study.spec.get("title"), context.rendered_readme, []
+    if not isinstance(title, str):
+        return []
+    for match in GPU_MODEL.finditer(title):
+        named = match.group(1)
+        if is_measured(model_key(named), measured) or ELSEWHERE.search(sentence_at(title, match.start())):
             continue
-        for match in GPU_MODEL.finditer(text):
-            named = match.group(1)
-            if is_measured(model_key(named), measured) or ELSEWHERE.search(sentence_at(text, match.start())):
-                continue
-            if readme is not None and named not in readme:
-                continue  # a field the README does not print
-            pointer = pointer_from_path(path)
-            shown = ", ".join(sorted({str(r.provenance.get("gpu") or "no GPU") for r in study.records}))
-            findings.append(Finding(
-                CODE, f"{pointer} names the {named}, which no record was measured on (records: {shown})",
-                study.rel(study.study_path), line=yaml_text_line(study.spec_text, path, match.start()),
-                pointer=pointer, key=f"{pointer} {named}",
-                hint="name the GPU the records were measured on, or say that the study did not run on this one"))
+        if readme is not None and named not in readme:
+            continue  # a title the README does not print publishes nothing
+        shown = ", ".join(sorted({str(r.provenance.get("gpu") or "no GPU") for r in study.records}))
+        findings.append(Finding(
+            CODE, f"/title names the {named}, which no record was measured on (records: {shown})",
+            study.rel(study.study_path), line=yaml_text_line(study.spec_text, ("title",), match.start()),
+            pointer="/title", key=f"/title {named}",
+            hint="name the GPU the records were measured on, or say that the study did not run on this one"))
     return findings
-
-
-def _field(spec: dict, path: tuple[str, ...]):
-    """The value at ``path`` of the study file, None where a step is missing."""
-    value = spec
-    for step in path:
-        value = value.get(step) if isinstance(value, dict) else None
-    return value

@@ -66,3 +66,20 @@ def test_what_the_rule_leaves_alone(tmp_path):
     assert findings(tmp_path / "unprinted", title="On one H200", template="{{ generated_note }}\n") == []
     # lower case, codecs, model sizes and numbers that are no GPU
     assert findings(tmp_path / "words", title="h200 notes: H264 and H265 input, ViT B16, step T40, A1, the H100x") == []
+
+
+def test_each_gpu_of_the_title_is_held_against_every_record(tmp_path):
+    # the H100 is measured (by the second record, after one timed without a GPU); the H200 beside it is not
+    on_cpu = collected_provenance(gpu=None, gpu_count=0, cpu="AMD EPYC")
+    records = [record("cpu", [latency("fp16", 9.0)], on_cpu), record("gpu", [latency("fp16", 5.0)], collected_provenance(
+        gpu="NVIDIA H100 80GB HBM3"))]
+    study = load(tmp_path, records=records, template=TEMPLATE, study=spec(title="H100 against H200"))
+    (finding,) = sg224_unmeasured_gpu.check(CheckContext(study))
+    assert finding.message == (
+        "/title names the H200, which no record was measured on (records: NVIDIA H100 80GB HBM3, no GPU)")
+
+
+def test_a_jetson_is_known_by_its_module_and_only_that_one(tmp_path):
+    assert findings(tmp_path, title="On a Jetson AGX Orin", gpus=("Orin",)) == []
+    assert [f.key for f in findings(tmp_path / "xavier", title="On a Jetson AGX Xavier", gpus=("Orin",))] == [
+        "/title Jetson AGX Xavier"]
