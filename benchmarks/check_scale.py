@@ -30,7 +30,16 @@ Prints the figures against the targets of issues 7, 11 and 25:
 - doubling the records costs at most 2.2x the time;
 - ``studygen --help`` in <= 0.3 s (lazy imports).
 
-Last measured at the default scale (main 8e897c0, 2026-12-05, ``--repeat
+Last measured at the default scale (main 4505d2c plus SG224's last mend,
+2026-12-05, ``--repeat 3``, load average 1.1, helpers stopped): 10,000
+records 0.96 s with worker processes, 5.2x the floor (18.6 us a record), one
+process 1.62 s (8.7x); 20,000 records 1.99 s (5.3x), one process 3.59 s
+(9.5x); doubling 2.07x. Target 5x: missed. That session's speed changes
+(kernel-rule names matched once per check, prose-field lookups, SG106's term
+anchors read once a document) were offset by its new readings (SG107's
+best-of claims, SG213 on study-file prose, SG224).
+
+Measured before at the default scale (main 8e897c0, 2026-12-05, ``--repeat
 3``, load average 0.9-1.2 after the session's work): 10,000 records 1.01 s
 with worker processes, 5.4x the floor (18.8 us a record), one process 1.76 s
 (9.4x); 20,000 records 2.03 s (5.3x), one process 3.88 s (10.1x); doubling

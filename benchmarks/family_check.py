@@ -31,7 +31,19 @@ the same way (they kept caches): ``--extra-check-args=--no-cache`` with a
 warm cache folder is the uncached check issue 25 measured, ``--cache-dir ''``
 runs with no cache folder at all.
 
-Last measured (main 8e897c0 against 436ef6a, that session's start, with
+Last measured (main 4505d2c plus SG224's last mend, against 19d8e5d, that
+session's start, with ``--before``, ``--repeat 10``, 2026-12-05, load
+average 0.9-1.2, helpers stopped): check of the project 0.327 s against
+0.336 s (0.97x wall, 0.98x CPU; 8.6x ``--help`` of 0.038 s, 9.0x for
+19d8e5d in the same run), one process 0.451 s against 0.463 s; render
+deformable_detr_h200_torch 0.196 s against 0.199 s (5.2x, 5.3x): both
+MISSED; render deformable_detr 3.8x (met). The session's speed changes
+(about 16 ms of CPU a project check: SG210/SG223 match each kernel name once
+per check, is_prose_field looks paths up by length and first step, SG106
+reads each set of terms once a document) were partly spent by its new
+readings (SG107's best-of claims, SG213 on the study file's prose, SG224).
+
+Measured before (main 8e897c0 against 436ef6a, that session's start, with
 ``--before``, ``--repeat 10``, 2026-12-05, load average 0.8-0.9): every
 command 0.92-0.99x the time of 436ef6a in wall time (check of the project
 0.333-0.340 s, render deformable_detr_h200_torch 0.213 -> 0.198 s), and
