@@ -54,10 +54,10 @@ from ..findings import Finding
 from ..records.checkpoints import Revisions
 from ..records.kinds import Kind
 from ..records.keys import measured_without_gpu
+from ..records.timers import is_host_clock_timer
 from ..records.unstated import INGEST_COLLECTORS, RUN_COLLECTOR
 from ..study.model_revisions import describe_allowed, names_model, names_revision
 from ..study.scaffold import unfinished_severity
-from ..study.timing import is_host_clock_timer
 
 BACKEND_VERSION = {"tensorrt": "tensorrt", "pytorch": "torch", "onnxruntime": "onnxruntime"}
 
@@ -101,7 +101,7 @@ def timed_on_cpu(record) -> bool:
     """Whether ``record`` was measured without a GPU (``gpu_count`` 0, no
     ``gpu``: :func:`~studygen.records.keys.measured_without_gpu`) and
     a latency of it was timed by the host's clock
-    (:func:`~studygen.study.timing.is_host_clock_timer`): its figures are the
+    (:func:`~studygen.records.timers.is_host_clock_timer`): its figures are the
     CPU's, which it is held to name."""
     return measured_without_gpu(record.provenance) and any(
         result.get("kind") == Kind.LATENCY and is_host_clock_timer((result.get("method") or {}).get("timer"))

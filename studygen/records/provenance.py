@@ -21,6 +21,7 @@ from ..errors import ConflictError
 from .checkpoints import Revisions, model_id_form, names_model_id
 from .keys import measured_without_gpu
 from .kinds import Kind
+from .timers import is_cuda_event_timer
 from .unstated import CHECKPOINT_DEFAULTS, DEFAULT_WEIGHTS_NOTE
 
 # Provenance fields a collector may fill in; checked for conflicts on extend.
@@ -229,7 +230,7 @@ def gpu_measured(results) -> bool:
         if result.get("kind") not in (Kind.LATENCY, Kind.KERNEL_TIME):
             return False
         return result.get("backend") == "tensorrt" or result.get("timing") == "gpu_compute" or \
-            (result.get("method") or {}).get("timer") == "cuda-events"
+            is_cuda_event_timer((result.get("method") or {}).get("timer"))
 
     return any(timed_on_gpu(result) for result in results)
 

@@ -27,9 +27,9 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..records.kinds import Kind
+from ..records.timers import is_cuda_event_timer
 from .attribution import kernel_result_of
 from .rows import Row
-from .timing import is_cuda_event_timer
 
 HOST_BOUND_SHARE = 0.9  # host issue time per forward over the median at which a latency times the host
 

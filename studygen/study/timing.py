@@ -24,6 +24,7 @@ measurements in several jobs) group rows by it alike
 
 from __future__ import annotations
 
+from ..records.timers import is_cuda_event_timer, is_host_clock_timer
 from ..records.keys import MeasurementKey, blanking, measured_without_gpu
 from ..records.kinds import Kind
 from .rows import Row
@@ -178,27 +179,6 @@ def timing_words(row: Row) -> str:
     one run, named as the record says it was timed (:func:`timing_name`)."""
     statistic = row.statistic if row.statistic and row.statistic != "unspecified" else ""
     return f"{statistic} {timing_name(row)}".strip()
-
-
-def is_cuda_event_timer(timer) -> bool:
-    """Whether a record's ``method.timer`` names CUDA events (``cuda-events``
-    as ``collect run`` writes it, ``cuda_event``, ``CUDA events``)."""
-    lowered = str(timer or "").lower()
-    if not lowered.isalnum():  # a name of letters and digits alone ("trtexec") has nothing to drop: no loop a letter
-        lowered = "".join(ch for ch in lowered if ch.isalnum())
-    return lowered.startswith("cudaevent")
-
-
-# ``method.timer`` names of the host's clock (letters and digits only, lower case): ``perf-counter`` is what
-# ``collect run`` writes where it has no CUDA device and times each forward with ``time.perf_counter``.
-HOST_CLOCK_TIMERS = frozenset({"perfcounter", "timeperfcounter", "hostclock", "wallclock"})
-
-
-def is_host_clock_timer(timer) -> bool:
-    """Whether a record's ``method.timer`` names the host's clock
-    (:data:`HOST_CLOCK_TIMERS`: ``perf-counter``, ``time.perf_counter``,
-    ``host clock``, ``wall-clock``), the timer of a run on the CPU."""
-    return "".join(ch for ch in str(timer or "").lower() if ch.isalnum()) in HOST_CLOCK_TIMERS
 
 
 def timing_name(row: Row) -> str:

@@ -90,3 +90,16 @@ def test_another_checkpoint_is_still_refused():
         merge_provenance({"checkpoint": {"revision": "abc1234"}}, {"checkpoint": {"revision": "abd1234"}}, "r.json")
     assert not same_checkpoint_field("id", "org/name", "org/other") and not same_checkpoint_field("weights", "a", "A")
     assert not same_checkpoint_field("revision", "v1.0", "V1.0")  # a tag is kept as written, case and all
+
+
+def test_gpu_timings_are_told_by_backend_timing_or_timer_whatever_the_timer_is_spelt():
+    from studygen.records.provenance import gpu_measured
+
+    def latency(**fields):
+        return {"kind": "latency", "backend": "pytorch", "timing": "end_to_end", **fields}
+
+    assert gpu_measured([latency(method={"timer": "CUDA events"})])  # spelt as a person writes it
+    assert gpu_measured([latency(method={"timer": "cuda-events"})])
+    assert gpu_measured([latency(timing="gpu_compute")]) and gpu_measured([latency(backend="tensorrt")])
+    assert not gpu_measured([latency(method={"timer": "perf-counter"})])
+    assert not gpu_measured([{"kind": "plan_size", "backend": "tensorrt"}])  # a plan's size is no timing

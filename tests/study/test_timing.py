@@ -60,7 +60,7 @@ def test_one_measurement_is_a_key_and_of_a_latency_its_timing(tmp_path):
 
 
 def test_a_cuda_event_timer_is_told_by_its_letters_and_digits_alone():
-    from studygen.study.timing import is_cuda_event_timer
+    from studygen.records.timers import is_cuda_event_timer
 
     # collect run writes "cuda-events"; other spellings read alike, whatever separates the words or their case
     for timer in ("cuda-events", "cuda_event", "CUDA events", "CudaEvent", "cudaevent", "cuda.events.v2", "CUDA–events"):
