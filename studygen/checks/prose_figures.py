@@ -17,8 +17,12 @@ from functools import lru_cache
 from ..numbers import format_number
 from ..patterns import lazy_compile
 from ..records.kinds import POINTS_PER_UNIT
+from ..study.placeholders import claim_strings
 
 MIN_SIGNIFICANT = 3  # fewer: a round target or threshold, not a quotation of a measurement
+# Longest figure read as a quotation: a record's float keeps 17 significant digits, which 32 characters print down
+# to 1e-14; a figure written longer copies no record (SG222 weighs each quote against every row's figure).
+MAX_QUOTED_CHARACTERS = 32
 _NUMBER = r"\d+(?:\.\d+)?"
 _SENTENCE_END = lazy_compile(r"[.!?;](?=\s|$)")
 # "0.03395 ms", "0.03395 to 0.04 ms" (both ends), "AP 0.4625", "0.4625 AP"; not inside a version, date or word
@@ -110,5 +114,17 @@ def quoted_figures(text: str):
                 yield match.group(name), match.group("unit"), match.start(name)
 
 
-__all__ = ["MIN_SIGNIFICANT", "ap_factor", "decimals_of", "matches", "printed_as", "quoted_figures", "sentence_at",
-           "significant_digits"]
+def quotations(spec) -> list[tuple[tuple, int, str, str, str]]:
+    """``(path, offset, number, unit, sentence)`` of each figure with a unit
+    (:func:`quoted_figures`) that the study file ``spec``'s claims
+    (:func:`~studygen.study.placeholders.claim_strings`) quote as a
+    measurement: at least :data:`MIN_SIGNIFICANT` significant digits and at
+    most :data:`MAX_QUOTED_CHARACTERS` characters; ``sentence`` the one it
+    stands in (:func:`sentence_at`). SG213 and SG222 read these."""
+    return [(path, start, number, unit, sentence_at(text, start)) for path, text in claim_strings(spec)
+            for number, unit, start in quoted_figures(text)
+            if significant_digits(number) >= MIN_SIGNIFICANT and len(number) <= MAX_QUOTED_CHARACTERS]
+
+
+__all__ = ["MAX_QUOTED_CHARACTERS", "MIN_SIGNIFICANT", "ap_factor", "decimals_of", "matches", "printed_as", "quotations",
+           "quoted_figures", "sentence_at", "significant_digits"]

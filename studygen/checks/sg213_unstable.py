@@ -13,10 +13,11 @@ The study file's own prose (title, description, decision: the fields
 them) is read too (:func:`quoted_unstable`): a latency it quotes (``14.17
 ms``, at least three significant digits) that only unstable timings give at
 its printed digits, of the rows its sentence names where it names any, is
-one warning at the field, unless its sentence says the figure is unstable. Case (a new user's trial): a decision summary
-said "bf16 is faster than fp32 at every shape: 1.50x (9.448 ms against
-14.17 ms)" where both timings were flagged unstable (CV 252.6 %); the
-tables' ratios were flagged, the decision resting on them was not.
+one warning at the field, unless its sentence says the figure is unstable.
+Case (a new user's trial): a decision summary said "bf16 is faster than
+fp32 at every shape: 1.50x (9.448 ms against 14.17 ms)" where both timings
+were flagged unstable (CV 252.6 %); the tables' ratios were flagged, the
+decision resting on them was not.
 
 Case (fixture): ``trt8.6_unstable-gpu-compute.log``, where trtexec reports
 GPU compute time with a coefficient of variation of 44 %.
@@ -33,11 +34,10 @@ from ..patterns import lazy_compile
 from ..records.jsonpos import pointer_from_path
 from ..records.load import yaml_text_line
 from ..render.produced import kinds_where
-from ..study.placeholders import claim_strings
 from .base import readme_finding
-from .prose_figures import MIN_SIGNIFICANT, decimals_of, printed_as, quoted_figures, sentence_at, significant_digits
+from .prose_figures import decimals_of, printed_as, quotations
 from .readme_text import quote
-from .sg222_misquoted_figures import MAX_QUOTED_CHARACTERS, names_in, quoted_unit, row_names
+from .sg222_misquoted_figures import names_in, quoted_unit, row_names
 
 CHECKED_KINDS = kinds_where("concludes")  # the output kinds that declare it (render/produced.py)
 # a sentence that says its figure is unstable (what the prose warning's hint asks for)
@@ -74,9 +74,7 @@ def quoted_unstable(study, readme: str | None) -> list[Finding]:
     gives too may be of that one, and is not reported; nor is a figure the
     README (``readme``, as render makes it now) does not print: a field the
     template leaves out publishes nothing."""
-    quoted = [(path, start, number, unit, sentence_at(text, start)) for path, text in claim_strings(study.spec)
-              for number, unit, start in quoted_figures(text)
-              if significant_digits(number) >= MIN_SIGNIFICANT and len(number) <= MAX_QUOTED_CHARACTERS]
+    quoted = quotations(study.spec)
     # every figure in ms (a kernel group's time too): a quote that a stable one gives may be of that one
     timings = [row for row in study.rows if row.unit == "ms" and row.value is not None]
     findings = []

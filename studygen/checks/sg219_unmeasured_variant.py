@@ -101,11 +101,12 @@ def _unmeasured_shapes(study, with_results: set[str], named: set[str], severity:
 
 
 def _shape_hint(variant: str, shape: str, modes: list, measured_elsewhere: bool) -> str:
-    """What to do about ``variant`` lacking results at ``shape`` in ``modes``. Where another mode of that shape has
-    results, a ``not_measured`` entry for the shape would say no mode of it
-    was measured (SG106 then fires on the measured rows: a new user's trial,
-    19 warnings), so the hint names the cells to collect, or for compiled
-    cells the grid's own settings (``run.compile_shapes``, ``run.compile_variants``)."""
+    """What to do about ``variant`` lacking results at ``shape`` in
+    ``modes``. Where another mode of that shape has results, a
+    ``not_measured`` entry for the shape would say no mode of it was
+    measured (SG106 then fires on the measured rows: a new user's trial, 19
+    warnings), so the hint names the cells to collect, or for compiled cells
+    the grid's own settings (``run.compile_shapes``, ``run.compile_variants``)."""
     if not measured_elsewhere:  # also whenever run.modes is not given: then any result at the shape counts
         return (f"collect {variant} at {shape}, add {shape} under not_measured with the reason it was not measured, "
                 "or remove it from run.shapes")

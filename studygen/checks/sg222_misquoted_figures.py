@@ -13,7 +13,7 @@ What counts, so that a figure from elsewhere is not taken for a misquote:
   study of kernel times);
 - at least three significant digits (``0.03395``, ``91.6``): a round target,
   threshold or budget ("under 5 ms", "1.5 ms", "100 MB") is no quotation;
-- at most :data:`MAX_QUOTED_CHARACTERS` characters: a record's float keeps
+- at most :data:`~.prose_figures.MAX_QUOTED_CHARACTERS` characters: a record's float keeps
   17 significant digits, which 32 characters print down to 1e-14; a figure
   written longer copies no record, and the texts one slip from it cost
   the square of its length for every figure of its unit (a 30,000-decimal
@@ -57,14 +57,11 @@ from ..numbers import format_number
 from ..records.jsonpos import pointer_from_path
 from ..records.load import yaml_text_line
 from ..render.labels import gpu_label, shape_label
-from ..study.placeholders import claim_strings
-from .prose_figures import (MIN_SIGNIFICANT, ap_factor, decimals_of, printed_as, quoted_figures, sentence_at,
-                            significant_digits)
+from .prose_figures import ap_factor, decimals_of, printed_as, quotations
 
 CODE = "SG222"
 MEASURED_UNITS = ("ms", "MiB", "AP", "points")  # the row units a quoted figure is read against
 MAX_NAMED = 3  # measured figures a finding names; the count of the others follows
-MAX_QUOTED_CHARACTERS = 32  # longest figure read as a quotation (see the module docstring)
 # unit as written -> (unit of the rows it is read against, factor from the row's unit to it)
 _UNITS = {"ms": ("ms", 1.0), "µs": ("ms", 1000.0), "μs": ("ms", 1000.0), "us": ("ms", 1000.0),
           "MiB": ("MiB", 1.0), "MB": ("MiB", 1.048576), "GiB": ("MiB", 1 / 1024), "GB": ("MiB", 1.048576e-3),
@@ -284,9 +281,7 @@ def _finding(study, path: tuple, start: int, number: str, unit: str, near: list[
 
 def check(context) -> list[Finding]:
     study = context.study
-    quoted = [(path, start, number, unit, sentence_at(text, start)) for path, text in claim_strings(study.spec)
-              for number, unit, start in quoted_figures(text)
-              if significant_digits(number) >= MIN_SIGNIFICANT and len(number) <= MAX_QUOTED_CHARACTERS]
+    quoted = quotations(study.spec)
     if not quoted:  # most study files quote no figure: the records are not read
         return []
     measured, readme, findings = measured_figures(study), context.rendered_readme, []

@@ -245,9 +245,9 @@ def command_line(params: dict) -> str:
                    "run.inductor_config for this job, recorded with each compiled latency.")
 @click.option("--quiet", is_flag=True, help="No progress bars or log lines.")
 @click.option("--cpu", "cpu", is_flag=True,
-              help="Run on the CPU, for a machine without a CUDA device: latency is the host clock's end-to-end "
-                   "time per forward, kernel time the CPU operators' self time, and the record names the CPU. "
-                   "Without it, a machine with no CUDA device is refused.")
+              help="Run on the CPU (a machine's CUDA device, if any, is left unused): latency is the host clock's "
+                   "end-to-end time per forward, kernel time the CPU operators' self time, and the record names the "
+                   "CPU, no GPU. Without it, a machine with no CUDA device is refused.")
 @root_option
 def run_command(**params):
     """The study file's run section sets the grid; --variants, --shapes and --modes narrow it."""
