@@ -5,7 +5,7 @@ figures, with what unit, statistic and header words.
 once (markdown-it pads every row to the header's cells):
 
 - a column is a **label column** (GPU, TensorRT, shape …) when its header
-  names a label (:data:`_LABEL_HEADER_RE`) and no unit, or when at most half
+  names a label (:func:`~studygen.lint.label_headers.is_label_header`) and no unit, or when at most half
   of its non-empty cells are numeric, and its cells are short (notes and
   commands are neither labels nor figures);
 - any other column becomes one :class:`~studygen.lint.document.Series` per
@@ -34,26 +34,12 @@ from itertools import chain
 
 from ..patterns import lazy_compile
 from .document import Document, Series, Table, is_empty_cell
+from .label_headers import LONG_LABEL_HEADER_RE, is_label_header, is_text_header, names_a_quantity
 from .figures import RATIO_UNITS, UNITS, Figure, is_count_share, statistics_in, tokenize
 from .restriction import is_single_token, names_scope
 from .table_model import precedes_derived
 from .text import PARTING_SLASH, STOPWORDS, UNIT_WORDS, cached_keywords, label_tokens, normalize, ratio_header, stem
 
-# A header that names a label column (GPU, TensorRT version, shape, recipe …).
-_LABEL_HEADER_RE = lazy_compile(
-    r"^\W*(?:gpus?|device|tensorrt|trt|version|software|shape|shapes|resolution|input|batch|model|models|"
-    r"variant|variants|precision|dtype|recipe|config|configuration|part|parts|group|groups|kernel|kernels|"
-    r"name|job|jobs|engine|backend|framework|layer|layers|component|setting|settings|dataset|run|stage|mode|"
-    r"method|item|case|step|family|checkpoint|revision|commit|date|notes?|comment|source|what|where|"
-    r"statistic|stat|metric|quantity)\b",
-    re.IGNORECASE,
-)
-# A header of machines or runs, whose full names run long: labels of up to _MAX_NAMED_LABEL_WORDS words. Not every
-# label header: a kernel's six-word description read as labels made clauses naming "every other" kernel name rows.
-_LONG_LABEL_HEADER_RE = lazy_compile(
-    r"^\W*(?:gpus?|devices?|hardware|accelerators?|machines?|systems?|platforms?|hosts?|nodes?|models?|jobs?)\b",
-    re.IGNORECASE,
-)
 _HEADER_UNIT_RE = lazy_compile(
     r"(?<![\w/'])(" + "|".join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True) if u not in ("second", "seconds", "sec", "secs", "s"))
     + r"|s(?=\)|\]|$))(?!\w)(?!/(?!" + r"(?i:gpus?|devices?|chips?|cards?|nodes?|ranks?|users?|requests?|reqs?|im|imgs?|images?|samples?|"
@@ -77,10 +63,6 @@ _CONTEXT_UNIT_RE = lazy_compile(
 )
 # A first column that names the quantity of each row ("Metric", "Quantity", "KPI")
 _METRIC_HEADER_RE = lazy_compile(r"^\W*(?:metrics?|quantity|quantities|measures?|measurements?|kpis?)\W*$", re.IGNORECASE)
-_TEXT_HEADER_RE = lazy_compile(
-    r"^\W*(?:notes?|comments?|remarks?|source|sources|details?|description|why|explanation|reason|command|link|links|see|evidence)\b",
-    re.IGNORECASE,
-)
 _MAX_LABEL_WORDS = 5
 _MAX_NAMED_LABEL_WORDS = 8
 # A cell's figure followed by the direction it goes ("2x faster", "70% less").
@@ -253,13 +235,13 @@ def type_columns(table: Table, scopes: frozenset[tuple[str, ...]] = frozenset())
         parsed = [cell[0] for cell in cells]
         numeric = len(parsed) - parsed.count(None)
         # "TRT plugin" over figures, a speedup after it: the speedup's operand, not a label (studygen.lint.table_model)
-        named_label = unit is None and _is_label_header(header) and not (
-            numeric == nonempty and (_names_a_quantity(header) or precedes_derived(table.headers, column) or ratio_header(header)))
+        named_label = unit is None and is_label_header(header) and not (
+            numeric == nonempty and (names_a_quantity(header) or precedes_derived(table.headers, column) or ratio_header(header)))
         # a first column the prose ranges over ("at every concurrency") is a key over two rows
         key_rows = 2 if column == 0 and names_scope(header, scopes) else 3
         keyed = unit is None and (_is_key_column(texts, key_rows) if column == 0 else _is_repeated_integers(texts))
         if named_label or numeric * 2 <= nonempty or keyed:
-            if not _is_text_header(header) and _short_cells(texts, _LONG_LABEL_HEADER_RE.match(header) is not None):
+            if not is_text_header(header) and _short_cells(texts, LONG_LABEL_HEADER_RE.match(header) is not None):
                 table.label_columns.append(column)
                 label_texts[column] = texts
             continue
@@ -310,19 +292,6 @@ def _range_rows(header: str, texts, parsed: list, lengths: set[int]) -> dict[int
     return spans
 
 
-# Words after a label word that keep a header a label ("Batch size", "Model name", "TensorRT version").
-_LABEL_TAIL_WORDS = frozenset({"size", "sizes", "name", "names", "id", "ids", "version", "versions", "type", "types", "no", "number", "count"})
-
-
-@lru_cache(maxsize=4096)
-def _names_a_quantity(header: str) -> bool:
-    """True when a header that starts with a label word goes on to name a
-    quantity ("Kernel interval union", "Model load time"): two words or
-    more after the label word, not "size", "name", "version" …"""
-    words = re.findall(r"[A-Za-z]+", header)[1:]
-    return len([w for w in words if w.lower() not in _LABEL_TAIL_WORDS]) >= 2
-
-
 def _is_repeated_integers(texts) -> bool:
     """True for a column of a few integers repeated down the rows (a rank,
     a replica or GPU count: 0, 1, 0, 1), which labels rows."""
@@ -345,20 +314,10 @@ def _is_key_column(texts, fewest: int = 3) -> bool:
     return len(set(values)) == len(values) and (values == sorted(values) or values == sorted(values, reverse=True))
 
 
-@lru_cache(maxsize=4096)
-def _is_label_header(header: str) -> bool:
-    return _LABEL_HEADER_RE.match(header) is not None
-
-
-@lru_cache(maxsize=4096)
-def _is_text_header(header: str) -> bool:
-    return _TEXT_HEADER_RE.match(header) is not None
-
-
 def _short_cells(texts, label_header: bool = False) -> bool:
     """True when the cells are short enough to be row labels (not notes):
     five words at most, eight under a header that names a machine or a run
-    (``label_header``: :data:`_LONG_LABEL_HEADER_RE`, "GPU", "Job"), where a
+    (``label_header``: :data:`~studygen.lint.label_headers.LONG_LABEL_HEADER_RE`, "GPU", "Job"), where a
     device's full name runs longer ("NVIDIA GeForce RTX 4060 Laptop GPU"; one
     such row once left the table without labels, its rows named by their lines)."""
     words = _MAX_NAMED_LABEL_WORDS if label_header else _MAX_LABEL_WORDS

@@ -44,7 +44,10 @@ widened by half its last printed digit (``0.19 to 0.21`` covers 0.185 to
   (``sg101_*_majority_claim``).
 
 Columns are read nearest first (the sentence's own section), stopping at one the
-range fits at the top plausibility: a long document costs little per range.
+range fits at the top plausibility: a long document costs little per range. A
+column of another section is reported when it holds both endpoints and the
+sentence is tied to it: a shared word, or a range of ratios worded as a speed
+comparison ("1.9x - 3.7x faster") over a column headed as a speedup.
 
 **Single-figure claims** ("3x faster", "up to 3x faster", "70% less memory")
 are read against every column of the document that states the same thing
@@ -74,13 +77,15 @@ from .range_width import loose_range
 from .restriction import sweep_end_rows
 from .rounding import covers, hedged_range
 from .series_index import SectionSeries
-from .text import reference_opening
+from .text import ratio_header, reference_opening
 from .variant_pairs import kind_of_words
 from .variant_ranges import across_variants
 
 CODE = "SG101"
 MAX_ROWS_NAMED = 8
 
+# "1.9x - 3.7x faster": a ratio of speeds, the quantity a column headed as a speedup holds (in any section)
+_SPEED_RATIO_AFTER_RE = lazy_compile(r"\W*(?:faster|slower|quicker|speed-?ups?|slowdowns?)\b", re.IGNORECASE)
 # Units that name a quantity by themselves (ms or x could be anything).
 _SPECIFIC_UNITS = RATE_UNITS | {"AP", "AP50", "AP75", "MiB", "GiB", "KiB", "MB", "GB", "KB"}
 # A header naming a difference column may stand for a range of differences.
@@ -423,7 +428,8 @@ def _scan_series(sources, index: _ValueIndex, block: Block, sentence: Sentence, 
             overlap = bool(series.quantity & sentence.keywords) or (
                 series.sole_of_unit and len(block.document.series_by_section.get((block.section, series.unit), ())) == 1)
         else:
-            overlap = _ties(series, sentence) or (series.sole_of_unit and series.unit in _SPECIFIC_UNITS)
+            overlap = _ties(series, sentence) or (series.sole_of_unit and series.unit in _SPECIFIC_UNITS) or (
+                ratio_header(series.header) and _SPEED_RATIO_AFTER_RE.match(block.text, rng.end) is not None)
         # the heading over the table may name the quantity its columns do not ("Time per token (ms)")
         overlap = overlap or bool(table.heading_words & words)
         if not same_section and _names_quantity(series, words) and series.quantity - series.measure & sentence.keywords:
