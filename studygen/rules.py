@@ -122,7 +122,8 @@ RULES: tuple[Rule, ...] = (
          "a kernel-time result grouped by other rules than the study file's kernel_groups (a group renamed, a rule "
          "added or reordered since it was collected)"),
     Rule("SG224", WARNING, "GPU named but not measured", "studygen.checks.sg224_unmeasured_gpu",
-         "the study's title names a GPU model that no record was measured on"),
+         "the study's title names a GPU model that no record was measured on, or its other prose states a result "
+         "(a time, a ratio, faster or slower) on one"),
 )
 
 BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}

@@ -1,13 +1,19 @@
 """SG224 GPU named but not measured (warning): the study's title names a
 GPU model that none of its records was measured on, as a README headline
 does when a study file written for one machine is reused on another ("... on
-one H200" over tables whose every row says H100 80GB HBM3).
+one H200" over tables whose every row says H100 80GB HBM3); or a sentence of
+its other prose states a result on such a GPU.
 
-Only the title is read: it names the machine the study reports on. A
-description or decision names other GPUs for context (the fleet a decision
-is for, the card a study replaces, what FP8 needs), which an attack showed
-in a dozen ordinary sentences; a title that compares with an unmeasured GPU
-("H100 against A100") does state its result.
+The title names the machine the study reports on: any unmeasured GPU in it
+is reported. A description or decision names other GPUs for context (the
+fleet a decision is for, the card a study replaces, what FP8 needs), which an
+attack showed in a dozen ordinary sentences: there a GPU is reported only
+where its clause (the sentence, up to a colon or semicolon) states a result,
+a time (``0.0800 ms``), a ratio (``1.4x``) or a speed comparative
+(``faster``, ``slower``, ``speedup``: :data:`RESULT_WORDS`). Case (a new
+user's trial, session 23): "On an RTX 3090 fp16 takes 0.0800 ms." and "On an
+H100, bf16 would be faster than fp32." in the decision of a study measured
+on one GTX 1070 passed check.
 
 A GPU is named by its model as vendors write it (:data:`GPU_MODEL`, a list:
 A100, H100, H200, B200, GB200, L4, L40S, T4, V100, RTX 3090, GTX 1070, RTX
@@ -21,10 +27,14 @@ so a GPU in the title of a CPU study is reported. Not read:
 
 - a study with a record that states no GPU at all (a publication's figures
   without their machine): the GPU named may be that record's;
-- a title that denies or defers ("not", "no", "never", "without", "n't",
-  "later", "next", "future", "plan") or cites another source ("published",
-  "reported", "according to", "paper", "vendor", a link);
-- a title the README does not print (a template that leaves it out).
+- a title, or a clause of other prose, that denies or defers ("not", "no",
+  "never", "without", "n't", "later", "next", "future", "plan") or cites
+  another source ("published", "reported", "according to", "paper",
+  "vendor", a link);
+- prose that states no result of the study (a field of
+  :data:`~studygen.study.placeholders.NOT_CLAIMS`: what was not measured, a
+  waiver's reason, an explanation);
+- a GPU the README does not print (a template that leaves its field out).
 
 Case (a GPU trial, session 22): a study file titled "timm resnet18 on one
 H200" was run on an H100; render printed the title over H100 tables and
@@ -39,7 +49,8 @@ from ..findings import Finding
 from ..patterns import lazy_compile
 from ..records.keys import measured_without_gpu
 from ..records.load import yaml_text_line
-from .prose_figures import sentence_at
+from ..study.placeholders import claim_strings
+from .prose_figures import quoted_figures, sentence_at
 
 CODE = "SG224"
 GPU_MODEL = lazy_compile(
@@ -56,6 +67,13 @@ _MODULE_WORDS = re.compile(r"^(?:JETSON|AGX)")
 ELSEWHERE = lazy_compile(
     r"\b(?:not|no|never|without|later|next|future|plans?|planned|published|reported|according\s+to|paper|"
     r"vendor|vendor's|blog|MLPerf)\b|n't\b|\]\(", re.IGNORECASE)
+# What states a result of a clause beside its GPU: a ratio ("1.4x", "2×") or a speed comparative; a time is a
+# figure with a unit (prose_figures.quoted_figures)
+RESULT_WORDS = lazy_compile(
+    r"(?<![\w.])\d+(?:\.\d+)?\s?[x×](?![\w-])|\b(?:faster|slower|quicker|speed-?ups?|slow-?downs?|outperform(?:s|ed)?)\b",
+    re.IGNORECASE)
+# Where a clause ends inside a sentence: a colon before a space ("Not shipped: on the A100 ..."), not one in "10:30"
+_CLAUSE_END = re.compile(r":(?=\s)")
 
 
 def model_key(text: str) -> str:
@@ -99,19 +117,45 @@ def check(context) -> list[Finding]:
     measured = measured_models(study)
     if measured is None:
         return []
-    title, readme, findings = study.spec.get("title"), context.rendered_readme, []
-    if not isinstance(title, str):
-        return []
-    for match in GPU_MODEL.finditer(title):
-        named = match.group(1)
-        if is_measured(model_key(named), measured) or ELSEWHERE.search(sentence_at(title, match.start())):
-            continue
-        if readme is not None and named not in readme:
-            continue  # a title the README does not print publishes nothing
-        shown = ", ".join(sorted({str(r.provenance.get("gpu") or "no GPU") for r in study.records}))
-        findings.append(Finding(
-            CODE, f"/title names the {named}, which no record was measured on (records: {shown})",
-            study.rel(study.study_path), line=yaml_text_line(study.spec_text, ("title",), match.start()),
-            pointer="/title", key=f"/title {named}",
-            hint="name the GPU the records were measured on, or say that the study did not run on this one"))
+    readme, findings = context.rendered_readme, []
+    shown = None
+    for path, text in claim_strings(study.spec):
+        in_title = path == ("title",)
+        for match in GPU_MODEL.finditer(text):
+            named = match.group(1)
+            if is_measured(model_key(named), measured):
+                continue
+            said = sentence_at(text, match.start()) if in_title else clause_at(text, match.start())
+            if ELSEWHERE.search(said) or not (in_title or states_result(said)):
+                continue
+            if readme is not None and named not in readme:
+                continue  # a field the README does not print publishes nothing
+            shown = shown or ", ".join(sorted({str(r.provenance.get("gpu") or "no GPU") for r in study.records}))
+            pointer = "/" + "/".join(map(str, path))
+            findings.append(Finding(
+                CODE, f"{pointer} names the {named}, which no record was measured on (records: {shown})" if in_title
+                else f"{pointer} states a result on the {named}, which no record was measured on (records: {shown})",
+                study.rel(study.study_path), line=yaml_text_line(study.spec_text, path, match.start()),
+                pointer=pointer, key=f"{pointer} {named}",
+                hint="name the GPU the records were measured on, or say that the study did not run on this one"
+                if in_title else "measure it on that GPU, cite where the result comes from, or leave it out"))
     return findings
+
+
+def clause_at(text: str, start: int) -> str:
+    """The clause of ``text`` around offset ``start``: its sentence
+    (:func:`~studygen.checks.prose_figures.sentence_at`) cut at a colon
+    before and after it, so that "Not shipped:" denies nothing of what
+    follows."""
+    sentence = sentence_at(text, start)
+    offset = start - text.rfind(sentence, 0, start + len(sentence))  # where start lies in its sentence
+    begin = max((match.end() for match in _CLAUSE_END.finditer(sentence, 0, offset)), default=0)
+    after = _CLAUSE_END.search(sentence, offset)
+    return sentence[begin:after.start() if after else len(sentence)]
+
+
+def states_result(clause: str) -> bool:
+    """Whether ``clause`` states a timing result: a time (a figure in ms or
+    µs), a ratio or a speed comparative (:data:`RESULT_WORDS`)."""
+    return RESULT_WORDS.search(clause) is not None or any(
+        unit in ("ms", "µs", "μs", "us") for _number, unit, _offset in quoted_figures(clause))

@@ -1,5 +1,6 @@
 """SG224 (warning): the study's headline names a GPU none of its records was measured on (a GPU trial: a study
-file titled "... on one H200" was run on an H100, and render printed the title over H100 tables)."""
+file titled "... on one H200" was run on an H100, and render printed the title over H100 tables), or its other
+prose states a result on one (a new user's trial: "On an RTX 3090 fp16 takes 0.0800 ms." passed)."""
 
 from __future__ import annotations
 
@@ -35,9 +36,9 @@ def test_a_gpu_the_records_name_in_any_spelling_passes(tmp_path):
                     description="Also RTX3090 and RTX-3090.") == []
 
 
-def test_only_the_title_is_read_and_each_gpu_in_it(tmp_path):
+def test_every_gpu_of_the_title_and_only_results_elsewhere(tmp_path):
     # descriptions and decisions name other GPUs for context (the fleet, the card replaced): an attack found a
-    # dozen such sentences reported
+    # dozen such sentences reported; they are read only where a clause states a result
     found = findings(tmp_path, title="fp16 on the L40S against the RTX 4090 Ti and H100s",
                      description="Measured on the A100 and the H100.", summary="FP8 ships for the B200 fleet.")
     assert [f.key for f in found] == ["/title L40S", "/title RTX 4090 Ti"]
@@ -83,3 +84,43 @@ def test_a_jetson_is_known_by_its_module_and_only_that_one(tmp_path):
     assert findings(tmp_path, title="On a Jetson AGX Orin", gpus=("Orin",)) == []
     assert [f.key for f in findings(tmp_path / "xavier", title="On a Jetson AGX Xavier", gpus=("Orin",))] == [
         "/title Jetson AGX Xavier"]
+
+
+def test_a_result_stated_on_an_unmeasured_gpu_is_reported_at_its_field(tmp_path):
+    summary = "Not shipped: on an RTX 3090 fp16 takes 0.0800 ms.\nOn an A100, fp16 would be faster than fp32."
+    first, second = findings(tmp_path, summary=summary, gpus=("NVIDIA GeForce GTX 1070",))
+    assert (first.code, first.severity, first.pointer, first.key) == (
+        "SG224", WARNING, "/decision/summary", "/decision/summary RTX 3090")
+    assert first.message == ("/decision/summary states a result on the RTX 3090, which no record was measured on "
+                             "(records: NVIDIA GeForce GTX 1070)")
+    assert first.hint == "measure it on that GPU, cite where the result comes from, or leave it out"
+    assert second.key == "/decision/summary A100"
+    assert (first.line, second.line) == (26, 28)  # each GPU's own line of the quoted scalar
+
+
+def test_each_kind_of_result_names_its_gpu(tmp_path):
+    sentences = {"a time": "The T4 needs 2.5 ms a frame.", "a ratio": "fp16 gains 1.4x on the L4.",
+                 "a comparative": "The L40S is slower than this card.", "a speedup": "Speedups on the V100 are small."}
+    for what, sentence in sentences.items():
+        found = findings(tmp_path / what.replace(" ", "_"), description=sentence)
+        assert [f.pointer for f in found] == ["/description"], what
+
+
+def test_prose_naming_a_gpu_without_a_result_of_its_own_passes(tmp_path):
+    leave = ["fp16 is not faster on the A100.",  # denied in its own clause
+             "The vendor reports 0.0500 ms on the A100.",  # cited
+             "We deploy to an A100 fleet; fp16 is 1.3x faster here.",  # the result is another clause's
+             "FP8 needs an H100 or newer.",  # no result
+             "On the H100 fp16 takes 5.0 ms.",  # the records' own GPU
+             "fp16 is faster on the A100 [in their paper](https://example.org)."]  # a link
+    for index, sentence in enumerate(leave):
+        assert findings(tmp_path / str(index), summary=sentence) == [], sentence
+
+
+def test_prose_that_claims_no_result_or_is_not_printed_is_not_read(tmp_path):
+    not_measured = [{"config": "fp8", "reason": "the A100 runs no FP8: it would take 0.0900 ms at best"}]
+    records = [record("job0", [latency("fp16", 5.0)], collected_provenance(gpu="NVIDIA H100 80GB HBM3"))]
+    study = load(tmp_path, records=records, template=TEMPLATE, study=spec(not_measured=not_measured))
+    assert sg224_unmeasured_gpu.check(CheckContext(study)) == []
+    unprinted = "{{ generated_note }}\n\n# {{ study.title }}\n"
+    assert findings(tmp_path / "unprinted", summary="On the A100 it takes 3.0 ms.", template=unprinted) == []
