@@ -5,7 +5,8 @@ one H200" over tables whose every row says H100 80GB HBM3); or a sentence of
 its other prose states a result on such a GPU.
 
 The title names the machine the study reports on: any unmeasured GPU in it
-is reported. A description or decision names other GPUs for context (the
+is reported (a denial before a colon, "Not shipped: FP8 on the H200",
+denies nothing of it). A description or decision names other GPUs for context (the
 fleet a decision is for, the card a study replaces, what FP8 needs), which an
 attack showed in a dozen ordinary sentences: there a GPU is reported only
 where its clause (the sentence, up to a colon or semicolon) states a result,
@@ -125,7 +126,7 @@ def check(context) -> list[Finding]:
             named = match.group(1)
             if is_measured(model_key(named), measured):
                 continue
-            said = sentence_at(text, match.start()) if in_title else clause_at(text, match.start())
+            said = clause_at(text, match.start())
             if ELSEWHERE.search(said) or not (in_title or states_result(said)):
                 continue
             if readme is not None and named not in readme:

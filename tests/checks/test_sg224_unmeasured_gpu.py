@@ -98,8 +98,17 @@ def test_a_result_stated_on_an_unmeasured_gpu_is_reported_at_its_field(tmp_path)
     assert (first.line, second.line) == (26, 28)  # each GPU's own line of the quoted scalar
 
 
+def test_a_clause_ends_at_a_colon_on_either_side_of_its_gpu(tmp_path):
+    # the denial after the colon is another clause's: the A100's gain stands as a result
+    found = findings(tmp_path, summary="Shipped fp16. The A100 gains 1.3x: no more than the H100 does.")
+    assert [f.key for f in found] == ["/decision/summary A100"]
+    (title,) = findings(tmp_path / "title", title="Not shipped: FP8 on the H200")
+    assert title.key == "/title H200"
+
+
 def test_each_kind_of_result_names_its_gpu(tmp_path):
     sentences = {"a time": "The T4 needs 2.5 ms a frame.", "a ratio": "fp16 gains 1.4x on the L4.",
+                 "microseconds": "The A10 needs 250 \u00b5s a frame.", "in Greek mu": "The A30 needs 250 \u03bcs a frame.",
                  "a comparative": "The L40S is slower than this card.", "a speedup": "Speedups on the V100 are small."}
     for what, sentence in sentences.items():
         found = findings(tmp_path / what.replace(" ", "_"), description=sentence)
