@@ -32,7 +32,9 @@ When a string is placeholder text (:func:`placeholder_found`), case aside:
   determined"); within a sentence it is prose ("was to be decided by the A100 runs");
 - an **instruction to the author**: a sentence that opens with write,
   describe, add, insert, put, fill, enter or paste and ends with "here"
-  ("Write the decision here.", "Add the A100 figures here");
+  ("Write the decision here.", "Add the A100 figures here"), or a whole
+  field that only says where its text goes, a few words and "goes here"
+  ("Summary goes here.": a new user's trial passed it);
 - **TODO, FIXME, "fill in", "lorem ipsum"** used as a note: opening the text
   or a sentence, after a colon, followed by a colon, or alone in brackets
   ("TODO: add the L4", "Shipped. Fill in why.", "(todo)"). Elsewhere they are
@@ -103,6 +105,11 @@ _INSTRUCTION_VERBS = ("write", "describe", "add", "insert", "put", "fill", "ente
 _INSTRUCTION = lazy_compile(
     rf"(?:^|[.!?:;]\s|\n){_OPEN}(?P<i>(?:{'|'.join(_INSTRUCTION_VERBS)})\s"
     r"(?:[^.!?;:\n\s]+\s+){0,8}?here)\s*(?:[.!?]|$)", re.IGNORECASE | re.MULTILINE)
+# A whole field that only says where its text goes ("Summary goes here.", "Your results go here"): a few words
+# (no figure) and "goes here"; a sentence of real prose ("most of the time goes here") is never a field alone
+_GOES_HERE_VERBS = ("goes", "go", "comes", "come", "belongs", "belong")
+_GOES_HERE = lazy_compile(
+    rf"^\W*(?P<i>(?:[^\W\d_][\w'’-]*\s+){{1,5}}?(?:{'|'.join(_GOES_HERE_VERBS)})\s+here)\W*$", re.IGNORECASE)
 
 # What the patterns above need: a slot opens with one of _SLOT_MARKS; each other pattern needs, lower case,
 # a word of its own (an alternative's first word), an instruction "here" and a verb (:class:`_Cues`).
@@ -186,6 +193,7 @@ def names_a_marker(text: str) -> bool:
     return bool((cues.may(_MARKER_WORDS) and _ANY_MARKER.search(text)) or template_slots(text)
                 or (cues.may(_SPELLED_ENDS) and _spelled_tbd(text)[1])
                 or (cues.may(("here",), _INSTRUCTION_VERBS) and _INSTRUCTION.search(text))
+                or (cues.may(("here",), _GOES_HERE_VERBS) and _GOES_HERE.search(text))
                 or (cues.may(_FILLER_WORDS) and _FILLER.search(text)))
 
 
@@ -225,6 +233,9 @@ def placeholder_found(text: str) -> tuple[str, int]:
     instruction = _INSTRUCTION.search(text) if cues.may(("here",), _INSTRUCTION_VERBS) else None
     if instruction:
         return f"{' '.join(instruction.group('i').split())!r} is an instruction to the author", instruction.start("i")
+    slot = _GOES_HERE.search(text) if cues.may(("here",), _GOES_HERE_VERBS) else None
+    if slot:
+        return f"{' '.join(slot.group('i').split())!r} marks text still to be written", slot.start("i")
     return "", 0
 
 

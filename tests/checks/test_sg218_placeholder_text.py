@@ -83,6 +83,12 @@ def test_the_reason_names_what_was_found():
     assert placeholder_reason("The A100 run is to be determined.") == "'to be determined' stands in for a fact"
     assert placeholder_reason("Shipped int8. Add the A100 figures here.") == (
         "'Add the A100 figures here' is an instruction to the author")
+    # a field that only says where its text goes (a new user's trial: "Summary goes here." passed)
+    assert placeholder_reason("Your decision goes here") == "'Your decision goes here' marks text still to be written"
+    assert placeholder_reason("The results come here!") == "'The results come here' marks text still to be written"
+    assert placeholder_reason("GridSample: most of the time goes here.") == ""  # prose, not the field alone
+    assert placeholder_reason("Everything 2.5 ms goes here.") == ""  # a figure: no slot
+    assert placeholder_reason("fp16 goes here and fp8 there.") == ""
 
 
 def test_prose_fields_are_those_a_readme_prints():
@@ -198,6 +204,7 @@ def test_the_place_found_is_where_the_matter_the_reason_names_begins():
     assert placeholder_found("int8 wins on the L4 (fixme)") == ("'fixme' used as a note", 21)
     assert placeholder_found("Shipped int8. Add the A100 figures here.") == (
         "'Add the A100 figures here' is an instruction to the author", 14)
+    assert placeholder_found(" Summary goes here.") == ("'Summary goes here' marks text still to be written", 1)
     assert placeholder_found("  TBD. ") == ("it holds nothing but placeholder text", 0)
     assert placeholder_found(" ") == ("it is empty", 0)
     assert placeholder_found("int8 plans are 44% smaller") == ("", 0)
