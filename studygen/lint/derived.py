@@ -35,39 +35,54 @@ from .rounding import Interval, consistent, gives, quotient, stands_for
 from .table_model import Definition, declared_definitions, is_derived, is_identity, row_groups
 
 
-def _ratio(a: Figure, b: Figure) -> Interval | None:
-    return quotient(stands_for(a), stands_for(b))
+def _ratio_over(x: Interval, y: Interval) -> Interval | None:
+    return quotient(x, y)
 
 
-def _relative_to_first(a: Figure, b: Figure) -> Interval | None:
+def _relative_to_first_over(x: Interval, y: Interval) -> Interval | None:
     # (a - b) / a * 100 = (1 - b / a) * 100
-    r = _ratio(b, a)
+    r = quotient(y, x)
     return None if r is None else Interval((1 - r.hi) * 100, (1 - r.lo) * 100)
 
 
-def _relative_to_second(a: Figure, b: Figure) -> Interval | None:
+def _relative_to_second_over(x: Interval, y: Interval) -> Interval | None:
     # (a - b) / b * 100 = (a / b - 1) * 100
-    r = _ratio(a, b)
+    r = quotient(x, y)
     return None if r is None else Interval((r.lo - 1) * 100, (r.hi - 1) * 100)
 
 
-def _percent_ratio(a: Figure, b: Figure) -> Interval | None:
-    r = _ratio(a, b)
+def _percent_ratio_over(x: Interval, y: Interval) -> Interval | None:
+    r = quotient(x, y)
     return None if r is None else Interval(r.lo * 100, r.hi * 100)
 
 
-def _difference(a: Figure, b: Figure) -> Interval:
-    x, y = stands_for(a), stands_for(b)
+def _difference_over(x: Interval, y: Interval) -> Interval:
     return Interval(x.lo - y.hi, x.hi - y.lo)
+
+
+# name -> the formula's interval over two intervals of its operands (every formula is monotone in each operand,
+# so the interval's ends lie at the operands' ends): what a pair of printed figures, or of ranges, allows
+OVER_INTERVALS = {
+    "ratio": _ratio_over,
+    "relative_first": _relative_to_first_over,
+    "relative_second": _relative_to_second_over,
+    "percent_ratio": _percent_ratio_over,
+    "difference": _difference_over,
+}
+
+
+def _over_printed(formula: str):
+    over = OVER_INTERVALS[formula]
+    return lambda a, b: over(stands_for(a), stands_for(b))
 
 
 # name -> (interval over the operands' printed intervals, point function, how to print it)
 FORMULAS = {
-    "ratio": (_ratio, lambda a, b: a / b, "{a} / {b}"),
-    "relative_first": (_relative_to_first, lambda a, b: (a - b) / a * 100, "({a} - {b}) / {a}"),
-    "relative_second": (_relative_to_second, lambda a, b: (a - b) / b * 100, "({a} - {b}) / {b}"),
-    "percent_ratio": (_percent_ratio, lambda a, b: a / b * 100, "{a} / {b}"),
-    "difference": (_difference, lambda a, b: a - b, "{a} - {b}"),
+    "ratio": (_over_printed("ratio"), lambda a, b: a / b, "{a} / {b}"),
+    "relative_first": (_over_printed("relative_first"), lambda a, b: (a - b) / a * 100, "({a} - {b}) / {a}"),
+    "relative_second": (_over_printed("relative_second"), lambda a, b: (a - b) / b * 100, "({a} - {b}) / {b}"),
+    "percent_ratio": (_over_printed("percent_ratio"), lambda a, b: a / b * 100, "{a} / {b}"),
+    "difference": (_over_printed("difference"), lambda a, b: a - b, "{a} - {b}"),
 }
 
 def points_difference(a: Figure, b: Figure, derived: Figure, unit: str | None = None) -> tuple[str, str] | None:

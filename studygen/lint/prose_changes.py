@@ -9,7 +9,8 @@ quantity, and maybe rows ("on the L4", "at batch 8"). The variants,
 quantity and rows are tied to one table by :mod:`studygen.lint.variant_pairs`
 (a clause that cannot be tied to exactly one table is not read). Each named
 row then gives the change as the table's figures allow, over their printed
-intervals (:mod:`studygen.lint.rounding`):
+intervals (:mod:`studygen.lint.rounding`; a cell printing a range, over the
+whole range: :mod:`studygen.lint.range_operands`):
 
 - a decrease ("smaller", "less", "lower", "fewer", "shorter", "reduces …
   by", "saves P%", "shaves P% off", "a P% reduction/saving/drop in") is
@@ -54,6 +55,7 @@ from ..patterns import lazy_compile
 from .derived import FORMULAS
 from .document import Document, Sentence
 from .figures import Figure
+from .range_operands import computed, from_ends, is_range
 from .ratio_direction import BETTER, LARGER, SMALLER, WORSE, sign_unsettles_word, written_direction
 from .rounding import Interval, consistent, printed_interval
 from .row_axis import named_rows
@@ -235,15 +237,22 @@ def _readings(change: Change, kind: str) -> tuple[tuple[str, bool], ...]:
     return (("relative_first", True), ("relative_second", True))  # (x - y) / x, x / y - 1
 
 
-def _row_intervals(pair: Pair | RowPair, formula: str, x_first: bool) -> list[tuple[int, Interval, float]]:
-    """(row, the change's interval, its value) of each named row."""
-    compute, point, _ = FORMULAS[formula]
+def _row_intervals(pair: Pair | RowPair, formula: str, x_first: bool) -> list[tuple[int, Interval, float | None]]:
+    """(row, the change's interval, its value) of each named row; a row whose
+    cells print a range (:mod:`.range_operands`) gives the interval over the
+    range and no value."""
+    point = FORMULAS[formula][1]
     found = []
-    for row, x, y in pair.values():
+    for row, x_ends, y_ends in pair.ends():
+        x, y = from_ends(x_ends), from_ends(y_ends)
         a, b = (x, y) if x_first else (y, x)
-        interval = compute(a, b)
-        if interval is not None and b.value:
-            found.append((row, interval, point(a.value, b.value)))
+        values = computed(formula, a, b)
+        if values is None:
+            continue
+        if is_range(a, b):
+            found.append((row, values, None))
+        elif b.value:
+            found.append((row, values, point(a.value, b.value)))
     return found
 
 
@@ -378,7 +387,7 @@ def _finding(document: Document, sentence: Sentence, change: Change,
     if not readings:
         return None
     line = sentence.line_at(figure.start)
-    if all((line, figure.text, frozenset((x.text, y.text))) in recomputed for _, x, y in pair.values()):
+    if all((line, figure.text, frozenset((from_ends(x).text, from_ends(y).text))) in recomputed for _, x, y in pair.ends()):
         return None  # the sentence prints these cells and its own reading already recomputes the change from them
     return line, _message(change, pair, readings), HINT
 
@@ -398,19 +407,26 @@ def _message(change: Change, pair: Pair | RowPair, readings) -> str:
     of = "" if isinstance(pair, Pair) else f" of '{pair.series.header}'"
     a, b = (x, y) if x_first else (y, x)
     shown = []
-    for row, _, value in rows[:4]:
+    for row, values, value in rows[:4]:
         label = table.rows[row].label or f"line {table.rows[row].line}"
-        shown.append(f"{label} {format_number(value, figure.decimals + 1)}%")
+        shown.append(f"{label} {_percent(value, values, figure.decimals + 1)}")
     more = f" and {len(rows) - 4} more" if len(rows) > 4 else ""
     other = ""
     if len(readings) > 1:
         formula2, x2, rows2 = readings[1]
-        values = ", ".join(format_number(v, figure.decimals + 1) + "%" for _, _, v in rows2[:4])
+        values = ", ".join(_percent(v, i, figure.decimals + 1) for _, i, v in rows2[:4])
         a2, b2 = (x, y) if x2 else (y, x)
         other = f"; read as {FORMULAS[formula2][2].format(a=repr(a2), b=repr(b2))}: {values}"
     return (f"'{change.written}'{_HEDGE_WORDS[change.hedge]} does not follow from the table at line {table.line}: "
             f"{pattern.format(a=repr(a), b=repr(b))}{of} gives {', '.join(shown)}{more} "
             f"({len(rows)} row{'s' if len(rows) != 1 else ''}){other}")
+
+
+def _percent(value: float | None, values: Interval, decimals: int) -> str:
+    """A row's change for a message: its value, or the interval over the ranges its cells print (no value)."""
+    if value is not None:
+        return format_number(value, decimals) + "%"
+    return f"{format_number(values.lo, decimals)}% to {format_number(values.hi, decimals)}% over the ranges the cells print"
 
 
 __all__ = ["Change", "change_findings", "change_formulas", "changes_of"]

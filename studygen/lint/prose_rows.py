@@ -37,7 +37,9 @@ rows named do not. When the clause says which row is the reference
 "a speedup", "lower latency", "cuts … by": :mod:`studygen.lint.ratio_direction`),
 rows whose figures go the other way beyond their printed digits are a
 finding whatever the size (cases ``sg103_pos_ratio_direction``,
-``sg103_neg_ratio_direction``). "Higher" and "lower" go with the quantity the
+``sg103_neg_ratio_direction``). A cell printing a range is read over all of
+it (:mod:`.range_operands`): the figure is reported only outside the interval
+the two cells give, and a direction only when the ranges do not overlap. "Higher" and "lower" go with the quantity the
 clause names: "25% higher throughput" read from a latency column asks for the
 smaller time, and said of a kind neither the column's nor its inverse, they
 leave the direction unjudged.
@@ -63,7 +65,9 @@ from .figures import RATIO_UNITS, Figure, with_unit
 from .header_names import mention as header_mention
 from .header_names import name_words
 from .heading_scope import heading_index, heading_tables
-from .ratio_direction import LARGER, SMALLER, goes_against, sign_unsettles_word, wanted_sign, written_direction
+from .range_operands import against, fits_over, is_range, over_ranges
+from .range_operands import cell as operand_cell
+from .ratio_direction import LARGER, SMALLER, sign_unsettles_word, wanted_sign, written_direction
 from .row_axis import label_spans, named_rows, nearby_tables
 from .text import keywords, normalize
 from .variant_pairs import SPEED_UNITS, SPEED_WORDS, THROUGHPUT, TIME, kind_of_series, kinds_named
@@ -221,11 +225,12 @@ def _reading(table: Table, text: str, start: int, end: int, figure: Figure) -> _
     series = _column(table, clause)
     if series is None:
         return None
-    a, b = series.values[rows[0]], series.values[rows[1]]
+    # a cell printing a range is read over its range (studygen.lint.range_operands)
+    a, b = operand_cell(series, rows[0]), operand_cell(series, rows[1])
     if a is None or b is None:
         return None
     targets = (figure,) if figure.unit == "x" else (figure, _negated(figure))
-    verdicts = [fits(f, x, y, t) for f in formulas_for(figure.unit, False) for x, y in ((a, b), (b, a)) for t in targets]
+    verdicts = [fits_over(f, x, y, t) for f in formulas_for(figure.unit, False) for x, y in ((a, b), (b, a)) for t in targets]
     if all(v is None for v in verdicts):
         return None
     # "-63% faster" states no direction of its own (:func:`~.ratio_direction.sign_unsettles_word`)
@@ -233,7 +238,7 @@ def _reading(table: Table, text: str, start: int, end: int, figure: Figure) -> _
     sign = _series_sign(wanted_sign(written[0], kind_of_series(series)), written[0], clause, series) \
         if written else None
     subject, reference = (b, a) if rows[2] == 0 else (a, b)
-    if goes_against(subject, reference, sign):
+    if against(subject, reference, sign):
         return _Reading(table, series, rows[:2], False, against=1 - rows[2], stated=written)
     if figure.unit == "x" and not any(verdicts):
         for printed in _printed_ratios(table, series):
@@ -322,16 +327,22 @@ def _in_labels(tables: list[Table], text: str, start: int, end: int, starts: lis
 def _finding(sentence: Sentence, figure: Figure, reading: _Reading) -> tuple[int, str, str]:
     table, series = reading.table, reading.series
     first, second = (table.rows[i] for i in reading.rows)
-    a, b = series.values[reading.rows[0]], series.values[reading.rows[1]]
+    a, b = operand_cell(series, reading.rows[0]), operand_cell(series, reading.rows[1])
     if reading.against is not None:
         subject, reference = (first, second) if reading.against == 0 else (second, first)
         x, y = (a, b) if reading.against == 0 else (b, a)
         direction, words = reading.stated
         detail = (f"'{words}' says {subject.name()} is the {direction} one, but '{series.header}' of the table at "
-                  f"line {table.line} has {x.text} against {y.text} for {reference.name()}")
+                  f"line {table.line} has {x.text} against {y.text} for {reference.name()}"
+                  + (" (ranges the cells print, which do not overlap)" if is_range(x, y) else ""))
         return (sentence.line_at(figure.start), f"{with_unit(figure.text, figure.unit)} between {first.name()} and "
                 f"{second.name()} goes the wrong way: {detail}", HINT)
     formula = formulas_for(figure.unit, False)[0]
+    if is_range(a, b):
+        options = " or ".join(over_ranges(formula, x, y, figure) for x, y in ((a, b), (b, a)))
+        return (sentence.line_at(figure.start), f"{with_unit(figure.text, figure.unit)} between {first.name()} and "
+                f"{second.name()} does not follow from '{series.header}' of the table at line {table.line}: {options}",
+                HINT)
     options = " or ".join(derivation(formula, x, y, figure) for x, y in ((a, b), (b, a)))
     points = points_difference(a, b, figure, series.unit)  # "12.26% AP" between rows 12.26 AP points apart
     stated = f" as a percent change: it is their difference in points ({points[0]}), and as a percent change" if points else ":"

@@ -21,7 +21,10 @@ variant (time or throughput), or the ratio printed in the variant's own cell
 ("1655.3 (1.86x)"), to the printed digits, in at least one such table of the
 document; a row whose figures go the other way than the sentence says ("1.6x
 faster vs dg" of the slower kernel, :mod:`studygen.lint.ratio_direction`)
-gives it by no reading. Only when every such table contradicts it is it reported. A hedged
+gives it by no reading. A cell printing a range is read over all of it
+(:mod:`.range_operands`): the ratio must fall outside the interval over the
+two cells, or the ranges lie the other way at every value, for that row to
+contradict it. Only when every such table contradicts it is it reported. A hedged
 figure ("~1.8x", "up to 2x") or one the sentence denies is not checked, nor a
 clause that names no row (which row would it be?).
 """
@@ -35,10 +38,11 @@ from dataclasses import dataclass
 
 from ..numbers import format_number
 from ..patterns import lazy_compile
-from .derived import fits
 from .document import Document, Sentence, Series, Table
 from .figures import RATIO_UNITS, Figure, with_unit
-from .ratio_direction import goes_against, wanted_sign, written_direction
+from .range_operands import Operand, against, fits_over, is_range, over_ranges
+from .range_operands import cell as operand_cell
+from .ratio_direction import wanted_sign, written_direction
 from .restriction import TextView
 from .rounding import gives, printed_interval, quotient, stands_for
 from .text import DIFFERENCE_WORDS, keywords, label_tokens, measure_words, normalize, stem
@@ -308,8 +312,8 @@ class _Reading:
     row: int
     value: float
     fits: bool
-    x: Figure | None = None
-    y: Figure | None = None
+    x: Operand | None = None  # a cell printing a range is read over its range (studygen.lint.range_operands)
+    y: Operand | None = None
     printed: str = ""
     wrong_way: str = ""  # the direction the sentence states, when the row's figures go the other way
 
@@ -317,6 +321,9 @@ class _Reading:
         """The reading for a message (made only for a reported ratio)."""
         if self.printed:
             return self.printed
+        if is_range(self.x, self.y):
+            shown = over_ranges("ratio", self.x, self.y, ratio, "x")
+            return f"{shown}, the other way round than '{self.wrong_way}' says" if self.wrong_way else shown
         computed = quotient(stands_for(self.x), stands_for(self.y))
         shown = f"{self.x.text} / {self.y.text} = {format_number(self.value, ratio.decimals + 1)}x{gives(computed, ratio, 'x')}"
         return f"{shown}, the other way round than '{self.wrong_way}' says" if self.wrong_way else shown
@@ -362,14 +369,14 @@ def _readings(table: Table, columns: _Columns, reference: str, named: set[str], 
             continue
         measured, printed = columns.operands[column]
         for row in rows:
-            b = base.values[row]
-            a = measured.values[row] if measured is not None else None
-            if a is not None and b is not None and goes_against(a, b, sign):
+            b = operand_cell(base, row)
+            a = operand_cell(measured, row) if measured is not None else None
+            if a is not None and b is not None and against(a, b, sign):
                 readings.append(_Reading(table, row, a.value / b.value, False, a, b, wrong_way=direction[1] if direction else ""))
                 continue  # the variant is not the faster (slower, larger …) one here: no printed ratio says it is
             if a is not None and b is not None:
                 for x, y in ((a, b), (b, a)):
-                    verdict = fits("ratio", x, y, ratio)
+                    verdict = fits_over("ratio", x, y, ratio)
                     if verdict:
                         return [_Reading(table, row, x.value / y.value, verdict, x, y)]  # one fitting reading settles it
                     if verdict is not None:

@@ -77,7 +77,10 @@ or that only figures differing in something else give, another GPU or shape
 (:mod:`studygen.lint.joined_ratios`; cases ``sg103_*_joined_ratios``); and
 a comparison that prints a figure beside each name ("int8 (0.0440 ms) is
 faster than fp16 (0.0388 ms)") whose figures go the other way
-(:mod:`studygen.lint.inline_comparisons`). A finding already stated for a
+(:mod:`studygen.lint.inline_comparisons`). In the one-table readers, a cell
+printing a range ("0.3533 to 0.4667 (2 jobs: a, b)") stands for all of it: the
+claim must lie outside the whole interval over the ranges, or go against every
+value of them, to be reported (:mod:`studygen.lint.range_operands`). A finding already stated for a
 line by a one-table reader is not repeated, nor a ratio or percent change
 the sentence's own two figures refute when the table reader would read it from
 cells printing them; a ratio beside two figures of one unit is not read

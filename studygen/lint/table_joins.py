@@ -50,7 +50,9 @@ module reads every table at once:
   :attr:`~studygen.lint.document.Series.spans`) is a cell only for a reader
   that asks for ``ranges``: SG107, for which a claim about every row must
   hold at both ends. Its ``figure`` is then its low end and :attr:`Cell.ends`
-  gives both; SG103 asks for none, so that no ratio is computed from a range.
+  gives both; SG103's reader across tables (:mod:`.joined_ratios`) asks for
+  none, so that it computes no ratio from a range (the one-table readers read
+  a range over all of it: :mod:`.range_operands`).
 
 :mod:`.join_messages` says what keeps two cells apart, for a finding about
 a claim that compares figures of two GPUs as if of two variants.

@@ -236,8 +236,9 @@ class Pair:
     def ends(self) -> list[tuple[int, tuple[Figure, ...], tuple[Figure, ...]]]:
         """(row, x figures, y figures) of each named row holding both, a cell
         holding a range giving its two ends (:meth:`~studygen.lint.document.Series.ends`): what a
-        claim about every row is judged on, where :meth:`values` leaves a
-        range out so that no figure is computed from one."""
+        claim about every row is judged on, and what a percent change is
+        computed over (:mod:`.prose_changes`, a range over all of it), where
+        :meth:`values` leaves a range out."""
         return [(row, a, b) for row in self.rows if (a := self.x.ends(row)) and (b := self.y.ends(row))]
 
 
