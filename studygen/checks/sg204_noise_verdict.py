@@ -24,6 +24,12 @@ kernel time, and any clause that names no quality figure), per-image results
 for a quality figure such as an AP (the spread ``study.ap_difference``
 bootstraps; evaluating the same detections again gives the same AP).
 
+A verdict's words that a modal of inability governs state no verdict
+(:func:`studygen.lint.undecided.undecided`: "no difference between 0.1526
+and 0.1547 ms can be told from run-to-run variation", "whether the gap is
+within noise cannot be established"): the sentence says the data cannot
+decide, and is not reported.
+
 Case (seed): "FP8 saves 0.04 to 0.11 ms of GEMM time, which is within the
 run-to-run noise" with no repeated run behind it: every latency and kernel
 time of the seed is a single figure per job.
@@ -38,6 +44,7 @@ from functools import cache
 from ..findings import Finding
 from ..lint.figures import tokenize
 from ..lint.operand_pairs import is_label_number
+from ..lint.undecided import undecided
 from ..lint.vocabulary import NOISE_VERDICT_RE, ascii_folded, holds_verdict_stem
 from ..patterns import lazy_compile
 from ..records.kinds import RESULT_KINDS, Kind
@@ -226,10 +233,13 @@ def check(context) -> list[Finding]:
         for match in verdicts_in(line):
             if text.covered(index, match.start(), match.end(), kinds={"verdict"}):
                 continue
+            clause = verdict_clause(line, match.start(), match.end())
+            if undecided(line, match.start(), match.end(), *clause):
+                continue  # "no difference ... can be told from run-to-run variation": the data cannot decide
             sentence = sentence_at(line, match.start(), match.end())
             figures = verdict_figures(line, match.start(), match.end(), labels)
             about = f" about {', '.join(figures)}" if figures else ""
-            subjects = verdict_subjects(line[slice(*verdict_clause(line, match.start(), match.end()))])
+            subjects = verdict_subjects(line[slice(*clause)])
             for subject in subjects:
                 if subject not in bases:
                     bases[subject] = _BASES[subject](study)

@@ -30,6 +30,7 @@ from ..patterns import lazy_compile
 from .figures import RATIO_UNITS, Figure, Range, Token, find_ranges, statistic_of, tokenize
 from .restriction import TextView, is_single_token, restricted_rows
 from .vocabulary import ascii_folded
+from .worded_ratios import readings as worded_readings
 from .text import elided_subject, figure_scope, keywords, label_tokens, measure_words, normalize, opening_phrase, split_sentences, stem
 
 _LINE_BREAK_RE = lazy_compile("\n")
@@ -442,8 +443,9 @@ class Block:
 
     @cached_property
     def has_digits(self) -> bool:
-        """Whether the text holds any digit (no figure, no range otherwise)."""
-        return _DIGIT_RE.search(self.text) is not None
+        """Whether the text holds any digit or a ratio written in words ("twice
+        as fast as": :mod:`studygen.lint.worded_ratios`): no figure, no range otherwise."""
+        return _DIGIT_RE.search(self.text) is not None or bool(worded_readings(self.text))
 
     @cached_property
     def sentences(self) -> list[Sentence]:

@@ -25,6 +25,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from ..patterns import lazy_compile
+from .worded_ratios import readings as worded_readings
 
 UNITS: dict[str, str] = {
     "ms": "ms", "msec": "ms", "milliseconds": "ms", "millisecond": "ms",
@@ -182,8 +183,12 @@ def _number(text: str) -> tuple[float, int]:
 def tokenize(text: str) -> list[Token]:
     """Every number-like token of ``text`` in order: figures (with unit,
     including an ``AP`` written before the number), shapes and versions.
-    A number after ``±`` is a spread, not a figure, and is left out."""
-    if not _QUICK_DIGIT_RE.search(text):
+    A number after ``±`` is a spread, not a figure, and is left out. A
+    ratio written in words ("twice as fast as", "half the time of":
+    :mod:`studygen.lint.worded_ratios`) is a figure in ``x`` spanning its
+    phrase, in place of any number inside it ("1.5 times as fast as")."""
+    worded = worded_readings(text)
+    if not worded and not _QUICK_DIGIT_RE.search(text):
         return []
     tokens = []
     # The prefix and spread tests only run where their markers occur at all.
@@ -221,7 +226,19 @@ def tokenize(text: str) -> list[Token]:
                 unit = UNITS[prefix.group(1)]
         figure = new(Figure, (value, number_text, decimals, unit, start, end, False))
         append(new(Token, ("num", figure, start, end, text[start:end])))
-    return mark_counts(text, tokens)
+    tokens = mark_counts(text, tokens)
+    return _with_worded(text, tokens, worded) if worded else tokens
+
+
+def _with_worded(text: str, tokens: list[Token], worded: list) -> list[Token]:
+    """``tokens`` with a figure in ``x`` for each worded ratio (start, end, reading), the tokens inside its
+    phrase left out, in text order."""
+    spans = [(start, end) for start, end, _ in worded]
+    kept = [t for t in tokens if not any(start <= t.start < end for start, end in spans)]
+    for start, end, reading in worded:
+        figure = Figure(float(reading.value), reading.value, reading.decimals, "x", start, end)
+        kept.append(Token("num", figure, start, end, text[start:end]))
+    return sorted(kept, key=lambda t: t.start)
 
 
 def _spread_before(text: str, start: int) -> bool:

@@ -74,11 +74,12 @@ from .rounding import Interval, consistent, gives
 from .table_joins import Cell, Join, lead_ins_agree, pick, side_cells, signature
 from .text import LARGEST_BOUND_RE, ratio_header
 from .variant_pairs import COMPARATIVE_KINDS, COMPARISON_RE, SIZE, kinds_named, metric_kinds
+from .worded_ratios import reading_at
 
 HINT = ("compare figures that differ only in the two things the sentence names (the same GPU, shape, batch), "
         "or say what else differs")
 MISFIT_HINT = "recompute the figure from the two things' figures on the same rows (to their printed digits)"
-_SPEED_WORD_RE = lazy_compile(r"faster|quicker|slower|speed|slow")
+_SPEED_WORD_RE = lazy_compile(r"faster|quicker|slower|speed|slow|fast|quick")
 # "than on the GTX 1070", "than at batch 1": a reference that is a place, its subject the place before "than"
 _PLACE_RE = lazy_compile(r"\s*(?:on|at|in|with|under)\s+", re.IGNORECASE)
 # subject figures, and figures tried against each, for the operands a ratio was taken from (a message only)
@@ -160,9 +161,12 @@ def _finding(document: Document, sentence: Sentence, figure: Figure, figures: li
         if other is not figure and (other.unit is not None or other.decimals):
             return None  # the clause states its operands (a shape, "at 512 x 512", is no figure: it names rows)
     clause = text[start:end]
-    kinds = _kinds(clause, direction[1], figure)
-    after = COMPARISON_RE.search(text, figure.end, end)
-    reference = text[after.end():end] if after is not None else None
+    # "twice as fast as fp32": a ratio in words states its comparison by its adjective or quantity ("fast",
+    # "time"), and its reference follows it right away (:mod:`.worded_ratios`)
+    worded = reading_at(text, figure.start, figure.end)
+    kinds = _kinds(clause, (worded.adjective or worded.quantity) if worded else direction[1], figure)
+    after = COMPARISON_RE.search(text, figure.end, end) if worded is None else None
+    reference = text[after.end():end] if after is not None else text[figure.end:end] if worded else None
     subject = text[start:figure.start]
     place = _PLACE_RE.match(reference) if reference is not None else None
     if place is not None:
@@ -184,7 +188,8 @@ def _finding(document: Document, sentence: Sentence, figure: Figure, figures: li
     signs = {id(j): None if sign_unsettles_word(figure) else wanted_sign(direction[0], j.kind) for j in joins}
     # "fp16 on TensorRT 8.4.1 is 0.7% slower than fp32 on TensorRT 8.2.3": figures that differ only in what the
     # clause names of each side are the pair it compares, before any pair that differs in nothing
-    regions = ((start, after.start() if after is not None else figure.start), (after.end() if after else end, end))
+    regions = ((start, after.start() if after is not None else figure.start),
+               (after.end() if after else figure.end if worded else end, end))
     pairs = _named_columns([(j, x, y) for j in joins for x, y in _named_pairs(j, text, regions, figure)] or
                            [(j, x, y) for j in joins for x, y in j.pairs], clause)
     line = sentence.line_at(figure.start)

@@ -75,7 +75,8 @@ from .variant_pairs import SPEED_UNITS, SPEED_WORDS, THROUGHPUT, TIME, kind_of_s
 HINT = "recompute the ratio or percentage from the two rows it compares (to their printed digits), or name the run it comes from"
 
 _SPEED_RE = lazy_compile(
-    r"\b(?:faster|slower|quicker|speed-?ups?|slowdowns?|latency|latencies|throughput|runtime|speed)\b", re.IGNORECASE)
+    r"\b(?:faster|slower|quicker|speed-?ups?|slowdowns?|latency|latencies|throughput|runtime|speed|"
+    r"as\s+(?:fast|quick|slow)\s+as)\b", re.IGNORECASE)  # "twice as fast as": a ratio in words (.worded_ratios)
 HEDGED_BEFORE_RE = lazy_compile(
     r"(?:~|≈|≥|≤|>|<|\bup\s*to|\bover|\bmore\s+than|\bat\s+least|\bat\s+most|\babout|\baround|\broughly|\bnearly|"
     r"\balmost|\bapprox(?:imately|\.)?|\bunder|\bbelow|\babove|\bless\s+than|\bclose\s+to|\bsome|\bsay|"

@@ -47,6 +47,7 @@ from .restriction import TextView
 from .rounding import gives, printed_interval, quotient, stands_for
 from .text import DIFFERENCE_WORDS, keywords, label_tokens, measure_words, normalize, stem
 from .variant_pairs import kind_of_series, kind_of_unit
+from .worded_ratios import reading_at
 
 # --- a share stated as a reduction --------------------------------------------------
 
@@ -252,6 +253,8 @@ _AGAINST_RE = lazy_compile(
     r"(?:vs\.?|versus|over|than|relative\s+to|compared\s+(?:to|with)|against)\s+(?:the\s+|a\s+)?[`*_]*([A-Za-z][\w.+-]*)",
     re.IGNORECASE,
 )
+# a ratio written in words ends where its reference begins ("twice as fast as fp32": :mod:`.worded_ratios`)
+_NAMED_AFTER_RE = lazy_compile(r"\s*(?:the\s+|a\s+)?[`*_]*([A-Za-z][\w.+-]*)")
 _NEGATION_RE = lazy_compile(r"\b(?:not|never|rather\s+than|instead\s+of)\b[^,;:]{0,30}$", re.IGNORECASE)
 # the clause of a figure: back to , ; ( or the sentence start, forward to , ; ) or the sentence end
 _CLAUSE_BREAKS = ",;()"
@@ -423,7 +426,8 @@ def ratio_findings(document: Document, recomputed: Container[tuple[int, str, fro
                 figure = token.figure
                 if figure is None or figure.unit != "x" or figure.start in in_ranges:
                     continue  # a range ("3.53-3.73x faster than Triton") is SG101's to check
-                match = _AGAINST_RE.match(text, figure.end, sentence.end)
+                worded = reading_at(text, figure.start, figure.end) is not None
+                match = (_NAMED_AFTER_RE if worded else _AGAINST_RE).match(text, figure.end, sentence.end)
                 if match is None:
                     continue
                 before = text[max(sentence.start, figure.start - 60):figure.start]

@@ -10,7 +10,9 @@ whose int8 row is the faster one from a sentence calling it slower.
   ("faster", "slower", "speedup", "higher", "less" ...) or a verb before it
   that changes a quantity by the figure ("cuts ... by", "raises ... by"):
   ``better``, ``worse``, ``larger`` or ``smaller``; None when the sentence
-  says neither ("a 1.3x ratio", "1.3x the latency").
+  says neither ("a 1.3x ratio", "1.3x the latency"). A ratio written in
+  words states its own ("twice as fast as": better; "half the time of":
+  smaller; :mod:`studygen.lint.worded_ratios`).
 - :func:`wanted_sign` turns it into the sign of subject minus reference for
   a quantity kind: "faster" is a smaller time or a larger throughput,
   "higher" a larger figure of any kind; None when the kind does not tell
@@ -36,6 +38,7 @@ import re
 from ..patterns import lazy_compile
 from .figures import Figure
 from .rounding import stands_for
+from .worded_ratios import Reading, reading_at
 from .variant_pairs import HIGHER_IS_BETTER
 
 BETTER, WORSE, LARGER, SMALLER = "better", "worse", "larger", "smaller"
@@ -55,13 +58,23 @@ _BY_BEFORE_RE = lazy_compile(
     re.IGNORECASE,
 )
 _BEFORE_WINDOW = 80
+# the adjective of a worded ratio ("twice as fast as", :mod:`.worded_ratios`) -> the direction it states
+_ADJECTIVE_DIRECTIONS = {"fast": BETTER, "quick": BETTER, "slow": WORSE, "large": LARGER, "big": LARGER, "high": LARGER,
+                         "long": LARGER, "much": LARGER, "many": LARGER, "great": LARGER, "small": SMALLER,
+                         "low": SMALLER, "short": SMALLER, "little": SMALLER, "few": SMALLER}
+_TURNED = {BETTER: WORSE, WORSE: BETTER, LARGER: SMALLER, SMALLER: LARGER}
 
 
 def written_direction(text: str, figure: Figure, start: int = 0) -> tuple[str, str] | None:
     """(direction, the words that state it as written: "slower", "cuts the
     time by") of the figure at ``figure.start``/``figure.end`` of ``text``
     (see the module docstring), or None; ``start`` bounds how far back a
-    verb is looked for (the clause's start)."""
+    verb is looked for (the clause's start). A ratio written in words
+    states its own: "twice as fast as" better, "half the time of" smaller
+    (:func:`_worded_direction`)."""
+    worded = reading_at(text, figure.start, figure.end)
+    if worded is not None:
+        return _worded_direction(worded)
     after = _AFTER_RE.match(text, figure.end)
     if after is not None:
         return (BETTER, WORSE, LARGER, SMALLER)[after.lastindex - 1], after.group(after.lastindex)
@@ -69,6 +82,13 @@ def written_direction(text: str, figure: Figure, start: int = 0) -> tuple[str, s
     if before is not None:
         return (LARGER if before.group(1) else SMALLER), " ".join(before.group(0).split())
     return None
+
+
+def _worded_direction(worded: Reading) -> tuple[str, str]:
+    """(direction, its words) of a worded ratio: its adjective's ("as slow as": worse), or, comparing a
+    quantity ("the time of"), the larger; a part ("half as fast as", "half the time of") turns it round."""
+    direction = _ADJECTIVE_DIRECTIONS[worded.adjective] if worded.adjective is not None else LARGER
+    return (_TURNED[direction] if worded.part else direction), worded.words
 
 
 def wanted_sign(direction: str | None, kind: str | None) -> int | None:

@@ -29,7 +29,12 @@ clause that denies ("not always faster", "never"), a universal word that says
 what a pooled figure is taken over ("at the medians over every job": a
 side finding render writes), a comparison with a figure
 ("44% smaller than": SG103 reads it), and one that names no table's pair
-are not read.
+are not read. A denial counts only in the comparison's own clause
+(:func:`_denied`): "Not shipped: fp16 is always faster than fp32", "...,
+although fp16 is always faster than fp32" and "fp16 is always faster than
+fp32, so we did not ship it" deny the shipping, not the claim. Case (a new
+user's trial): each of the three passed with 0 findings, as decision
+summaries that open with "Not shipped" did.
 
 A cell holding a range of values, as the generic template prints a
 measurement several jobs report ("1.398 to 1.458 (2 jobs: a, b)"), holds
@@ -132,6 +137,22 @@ _AGGREGATE_BEFORE_RE = lazy_compile(
     r"\s+(?:of|for|per)\s+(?:the\s+)?$", re.IGNORECASE)
 _DENIAL_RE = lazy_compile(r"\b(?:not|never|no|nor|isn't|aren't|wasn't|weren't|doesn't|don't|hardly|rarely)\b|n't\b",
                           re.IGNORECASE)
+# Where the clause a denial must stand in to deny the comparison ends: a colon, a semicolon, a dash, or a
+# conjunction opening a clause of its own ("Not shipped: fp16 is always faster", "..., so we did not ship it").
+# Before the comparison "so", "but", "yet" and "since" need a comma: "not so much faster", "not yet always faster"
+# keep their denial; after it a bare "so" or "but" opens a clause ("faster than fp32 so we did not ship it").
+_BREAK_BEFORE_RE = lazy_compile(
+    r"[:;]|\s[—–]\s|\s--\s|,\s*(?:so|but|yet|since|hence|thus|therefore)\b|\b(?:although|though|because|whereas|while)\b",
+    re.IGNORECASE)
+# a clause a subordinator opens before the comparison ends at its comma when a verb of the comparison's own clause
+# follows it ("Though not shipped, fp16 is always faster"), not when the comma only sets off a phrase inside it
+# ("Although fp16 is not, on every GPU, faster")
+_SUBORDINATORS = frozenset({"although", "though", "because", "whereas", "while"})
+_VERB_RE = lazy_compile(r"\b(?:is|are|was|were|runs?|ran|stays?|stayed|remains?|remained|has|had|comes?|came|"
+                        r"proves?|proved|beats?|outperforms?)\b", re.IGNORECASE)
+_BREAK_AFTER_RE = lazy_compile(
+    r"[:;]|\s[—–]\s|\s--\s|\b(?:so|but|yet|since|hence|thus|therefore|although|though|because|whereas|while)\b",
+    re.IGNORECASE)
 # a figure of its own ("40% faster than"), not the digits ending a variant's name ("fp8 outperforms")
 _FIGURE_BEFORE_RE = lazy_compile(r"(?<![\w.])\d[\d.,]*(?:\s*(?:%|x|×|percent|times))?\s*$", re.IGNORECASE)
 _FIGURE_WINDOW = 40
@@ -279,9 +300,7 @@ def _segment_finding(document: Document, sentence: Sentence, text: str, start: i
     if not every and _HEDGED_RE.search(text, start, end):
         return None  # "can be faster than", "usually beats": no claim about a given pair of rows
     clause = text[start:end]
-    # the "no" of "no slower than" is the comparison's own word, not a denial of it
-    undenied = clause if strict else text[start:match.start()] + " " + text[match.end():end]
-    if _DENIAL_RE.search(undenied):
+    if _denied(text, start, end, match, strict):
         return None
     if not strict:
         # "at least as fast as fp16" names its reference as "faster than fp16" does
@@ -334,6 +353,41 @@ def _segment_finding(document: Document, sentence: Sentence, text: str, start: i
         sentence.line_at(match.start()),
         hint=HINT,
     )
+
+
+def _denied(text: str, start: int, end: int, match: re.Match, strict: bool) -> bool:
+    """True when a denial word stands in the comparison's own clause of
+    ``text[start:end]`` ("fp16 is not always faster", "never faster"): from
+    the last clause break before the comparison (:data:`_BREAK_BEFORE_RE`)
+    to the first after it (:data:`_BREAK_AFTER_RE`), a clause a subordinator
+    opens ending at its comma ("Though not shipped, fp16 is ..."). A clause joined to it
+    ("Not shipped: ...", "..., so we did not ship it") denies something else;
+    a break followed right away by a denial ("but not on the T4") restricts
+    the claim and counts. The "no" of a non-strict comparison ("no slower
+    than") is its own word, no denial."""
+    own_start, opened = start, None
+    for found in _BREAK_BEFORE_RE.finditer(text, start, match.start()):
+        own_start, opened = found.end(), found
+    if opened is not None and opened.group(0).lower() in _SUBORDINATORS:
+        comma = text.find(",", own_start, match.start())
+        if comma != -1 and _VERB_RE.search(text, comma + 1, match.start()):
+            own_start = comma + 1
+    own_end = end
+    after = _BREAK_AFTER_RE.search(text, match.end(), end)
+    if after is not None:
+        own_end = after.start()
+        if _DENIAL_RE.match(text, _skip_spaces(text, after.end(), end)):
+            own_end = end  # "faster than fp32 but not on the T4": the claim's exception
+    if strict:
+        return _DENIAL_RE.search(text, own_start, own_end) is not None
+    return (_DENIAL_RE.search(text, own_start, match.start()) is not None
+            or _DENIAL_RE.search(text, match.end(), own_end) is not None)
+
+
+def _skip_spaces(text: str, at: int, end: int) -> int:
+    while at < end and text[at].isspace():
+        at += 1
+    return at
 
 
 def _judged(document: Document, sentence: Sentence, clause: str, kinds: tuple[str, ...],

@@ -53,6 +53,7 @@ from .header_names import mention as header_mention
 from .header_names import name_words, prose_words
 from .restriction import TextView
 from .text import difference_header, label_tokens, normalize, stem
+from .worded_ratios import WORDED_RATIO
 
 TIME, SIZE, THROUGHPUT, QUALITY, ERROR = "time", "size", "throughput", "quality", "error"
 # kinds where a larger figure is better (QUALITY: AP, accuracy; ERROR, a quality measured as what goes wrong:
@@ -130,7 +131,9 @@ _COMPARISON_WORDS = (
     r"\boutperform(?:s|ed|ing)?|\bbeat(?:s|ing)?|\blead(?:s|ing)?|\bahead\s+of|\btrail(?:s|ed|ing)?|"
     r"\blag(?:s|ged|ging)?(?:\s+behind)?|\bunderperform(?:s|ed|ing)?|\bbehind)"
 )
-REFERENCE_BEFORE_RE = lazy_compile(_COMPARISON_WORDS + r"\s+(?:the\s+|a\s+|an\s+)?[`*_]*$", re.IGNORECASE)
+# "than the", and a ratio in words ending where its reference begins ("twice as fast as", .worded_ratios)
+REFERENCE_BEFORE_RE = lazy_compile(f"(?:{_COMPARISON_WORDS}|{WORDED_RATIO})" + r"\s+(?:the\s+|a\s+|an\s+)?[`*_]*$",
+                                   re.IGNORECASE)
 # a word of comparison anywhere ("than", "vs", "outperforms" …): what comes after it is the reference
 COMPARISON_RE = lazy_compile(_COMPARISON_WORDS + r"\b", re.IGNORECASE)
 
