@@ -106,6 +106,7 @@ _SIGNATURE_WORDS = (
     r"data[\s-]transfers?|transfers?|copies|--?nodatatransfers",  # data transfers
     r"spin[\s-]?wait(?:ing)?|--?usespinwait",  # spin-wait
     r"host\s+(?:waits?|sync\w*)|waits?\s+for\s+each|back[\s-]to[\s-]back|synchroni[sz]\w*",  # host waits
+    r"threads?|intra[\s-]op|omp_num_threads|num_threads",  # intra-op threads (collect run --cpu)
 )
 _FIELD_WORDS = tuple(lazy_compile(rf"(?<![\w-])(?:{words})(?![\w-])", re.IGNORECASE) for words in _SIGNATURE_WORDS)
 _TIMING = 2  # the index of what was timed (GPU compute time, host latency, …) in a timing signature

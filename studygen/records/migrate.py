@@ -31,6 +31,12 @@ Versions:
   (:func:`migrate_2_to_3`): no digest can be made for them after the fact,
   the input being gone, so their results are told apart by their source and
   timed figures only (:func:`studygen.records.sources.same_run`).
+* 4: adds, optional, ``method.intra_op_threads`` to a latency that
+  ``collect run --cpu`` timed: the number of intra-op threads torch ran the
+  forwards on, part of how the figure was timed
+  (:func:`studygen.study.timing.timing_signature`). Version 3 records load
+  unchanged (:func:`migrate_3_to_4`): their CPU latencies state no count and
+  keep the signature they had.
 
 Wordings: a sentence one of studygen's own collectors wrote into a record
 and writes otherwise now is read in today's words (:func:`reword`), whatever
@@ -43,7 +49,8 @@ A record is written at the lowest version that holds all its fields
 (:func:`version_of`): a record without any version 2 field keeps
 ``"schema_version": 1`` (a hand-written version 1 record extended by
 ``collect`` keeps its bytes, and a version 1 studygen still reads it); one
-with any of them says 2, and one with a version 3 field says 3.
+with any of them says 2, one with a version 3 field says 3, and one with a
+version 4 field says 4.
 """
 
 from __future__ import annotations
@@ -95,20 +102,33 @@ def migrate_2_to_3(document: dict) -> dict:
 
 MIGRATIONS[2] = migrate_2_to_3
 
+
+def migrate_3_to_4(document: dict) -> dict:
+    """Version 4 only adds the optional ``method.intra_op_threads`` of a
+    latency timed on the CPU: a version 3 record is a version 4 record as it
+    stands."""
+    return {**document, "schema_version": 4}
+
+
+MIGRATIONS[3] = migrate_3_to_4
+
 # Fields version 2 added, by where they stand in a result (see the module docstring)
 RESULT_FIELDS_2 = ("compilation_rule", "differing_groups")
 COMPILE_FIELDS_2 = ("inductor_config", "inductor_environment")
 COMPILATION_FIELDS_2 = ("per_iteration", "kernels")
 KERNEL_FIELDS_2 = ("grid", "block", "registers_per_thread", "shared_memory_bytes")
 RESULT_FIELDS_3 = (DIGEST,)
+METHOD_FIELDS_4 = ("intra_op_threads",)
 
 
 def version_of(document: dict) -> int:
     """The lowest schema version that holds every field of ``document`` (a
-    record at the current version, in memory): 3 when a result carries a
-    field version 3 added, else 2 when one carries a field version 2 added,
-    else 1."""
+    record at the current version, in memory): 4 when a result carries a
+    field version 4 added, else 3 when one carries a field version 3 added,
+    else 2 when one carries a field version 2 added, else 1."""
     results = document.get("results") or []
+    if any(name in (result.get("method") or {}) for result in results for name in METHOD_FIELDS_4):
+        return 4
     if any(name in result for result in results for name in RESULT_FIELDS_3):
         return 3
     for result in results:

@@ -32,7 +32,7 @@ SCHEMA_FILES = {
     "dataset": "dataset.schema.json",
     "study": "study.schema.json",
 }
-CURRENT_SCHEMA_VERSION = 3
+CURRENT_SCHEMA_VERSION = 4
 
 
 # An unescaped ``$``: JSON Schema patterns are ECMA-262 expressions, where ``$`` (no ``m`` flag) is the end of

@@ -37,7 +37,7 @@ from ..records.keys import measuring_machine
 STATES_CV = re.compile(r"\b(?:CV|coefficient of variation)\s*=?\s*[0-9]+(?:\.[0-9]+)?\s*%", re.IGNORECASE)
 
 # Method settings that make two latencies incomparable, in the order ``timing_method`` names them.
-TIMING_METHOD_FIELDS = ("cuda_graph", "data_transfers", "spin_wait", "host_sync")
+TIMING_METHOD_FIELDS = ("cuda_graph", "data_transfers", "spin_wait", "host_sync", "intra_op_threads")
 
 
 class _Unmade:

@@ -4,7 +4,7 @@ Two latencies are comparable only when they were timed the same way: the
 same backend and mode (eager vs ``torch.compile``), the same timing (GPU
 compute time, host latency, …) and the same effective method flags (CUDA
 graphs, data transfers, spin-wait, and for ``collect run`` whether the host
-waited for each forward). A flag the record leaves unset takes the default
+waited for each forward, and on the CPU the intra-op threads torch ran on). A flag the record leaves unset takes the default
 of the TensorRT version that measured it: TensorRT 11 turned CUDA graphs,
 spin-wait and no data transfers on by default, TensorRT 10 and older had
 them off. Outside TensorRT an unset flag stays unknown.
@@ -45,8 +45,10 @@ def _trt_major(row: Row) -> int | None:
 
 
 def timing_signature(row: Row) -> tuple:
-    """``(backend, mode, timing, cuda_graph, data_transfers, spin_wait, host_sync)``
-    of a latency row, TensorRT defaults applied to unset flags (None: unknown).
+    """``(backend, mode, timing, cuda_graph, data_transfers, spin_wait, host_sync,
+    intra_op_threads)`` of a latency row, TensorRT defaults applied to unset
+    flags (None: unknown; a thread count only ``collect run --cpu`` states, so
+    a record without one keeps the signature it had).
     Made once a row (kept in :attr:`Row.signature`): SG203, SG207, SG212 and
     the charts each group every latency row by it."""
     if row.signature is None:
@@ -108,8 +110,9 @@ def _signature_of(row: Row) -> tuple:
             value = trt11 if major >= 11 else trt10
         # collect run --cpu writes cuda_graph and data_transfers false: settings that run had no GPU to apply
         flags.append(NO_GPU if without_gpu and name in GPU_ONLY_FLAGS else value)
-    # collect run: whether the host waited for each forward (idle-GPU latency) or queued them back to back
-    return (row.backend, row.mode, row.metric, *flags, method.get("host_sync"))
+    # collect run: whether the host waited for each forward (idle-GPU latency) or queued them back to back, and on
+    # the CPU how many intra-op threads ran each forward (one thread and eight time different work)
+    return (row.backend, row.mode, row.metric, *flags, method.get("host_sync"), method.get(THREADS))
 
 
 # Timings of the host's part of a run rather than the configuration's GPU work: enqueue time is CPU time spent
@@ -188,10 +191,21 @@ def timing_name(row: Row) -> str:
     is :data:`CUDA_EVENT_TIMING`: the time between events recorded on the
     stream around each forward holds every gap where the GPU waited for the
     host to launch work, which trtexec's GPU compute time (the engine's work
-    alone) does not."""
-    if row.metric == "gpu_compute" and is_cuda_event_timer((row.result.get("method") or {}).get("timer")):
-        return CUDA_EVENT_TIMING
-    return TIMING_WORDS.get(row.metric, row.metric) if row.metric else TIMING_WORDS["unspecified"]
+    alone) does not. A latency that states its intra-op threads (``collect
+    run --cpu``) names them after it (``end-to-end time with 1 intra-op
+    thread``, :func:`thread_words`)."""
+    method = row.result.get("method") or {}
+    if row.metric == "gpu_compute" and is_cuda_event_timer(method.get("timer")):
+        return CUDA_EVENT_TIMING + thread_words(method.get(THREADS))
+    words = TIMING_WORDS.get(row.metric, row.metric) if row.metric else TIMING_WORDS["unspecified"]
+    return words + thread_words(method.get(THREADS))
+
+
+def thread_words(threads) -> str:
+    """`` with 4 intra-op threads`` (`` with 1 intra-op thread``), or '' for None."""
+    if threads is None:
+        return ""
+    return f" with {threads} intra-op thread{'' if threads == 1 else 's'}"
 
 
 def timing_names(rows) -> list[str]:
@@ -228,7 +242,8 @@ TRT_ONLY_FLAGS = ("spin_wait",)  # settings only TensorRT has: unset for another
 # as NO_GPU in its signature, and describe() leaves them out ("CUDA graphs off" would say a GPU ran without them).
 GPU_ONLY_FLAGS = ("cuda_graph", "data_transfers")
 NO_GPU = "no GPU"
-FIRST_FLAG = 3  # (backend, mode, timing, cuda_graph, data_transfers, spin_wait, host_sync)
+FIRST_FLAG = 3  # (backend, mode, timing, cuda_graph, data_transfers, spin_wait, host_sync, intra_op_threads)
+THREADS = "intra_op_threads"  # the method field collect run --cpu states its thread count in
 
 
 def flag_state(value) -> str:
@@ -240,18 +255,20 @@ def describe(signature: tuple, timing_text: str | None = None) -> str:
     """A signature (:func:`timing_signature`) in words, e.g. ``TensorRT engine,
     GPU compute time, CUDA graphs off, data transfers on, spin-wait off``;
     ``timing_text`` (:func:`timing_label` of its rows, which know their
-    timer) names the timing instead of the signature's timing field. A
+    timer) names the timing instead of the signature's timing field (with
+    the intra-op threads, where stated, after it: :func:`timing_name`). A
     flag of :data:`TRT_ONLY_FLAGS` left unset by a stated backend other
     than TensorRT is not named (``PyTorch eager, ..., CUDA graphs off,
     data transfers off``): "spin-wait unknown" would ask about a setting
     that backend does not have. Nor is a flag of :data:`GPU_ONLY_FLAGS`
     that a run without a GPU could not apply (:data:`NO_GPU`: ``PyTorch
     eager, end-to-end time``)."""
-    backend, mode, timing, *flags, host_sync = signature
+    backend, mode, timing, *flags, host_sync, threads = signature
     waits = {"per_forward": ", host waits for each forward", "per_repeat": ", forwards queued back to back"}
     backend_words = BACKEND_WORDS.get(backend, backend) if backend else "backend not stated"
     mode_words = f" {MODE_WORDS.get(mode, mode)}" if mode else ""
-    timing_words = timing_text or (TIMING_WORDS.get(timing, timing) if timing else "timing not stated")
+    timing_words = timing_text or ((TIMING_WORDS.get(timing, timing) if timing else "timing not stated")
+                                   + thread_words(threads))
     # spin-wait is a trtexec flag: a stated backend other than TensorRT that leaves it unset has no such setting
     stated = [(name, words, value) for (name, words), value in zip(FLAG_WORDS.items(), flags, strict=True)
               if value != NO_GPU and not (name in TRT_ONLY_FLAGS and value is None and backend and backend != "tensorrt")]

@@ -195,18 +195,18 @@ def test_newer_schema_version_is_refused(project, run_cli):
     _edit_record(project, lambda d: d.__setitem__("schema_version", 7))
     result = run_cli("render", "--root", project)
     assert result.exit_code == 2
-    assert "schema_version 7 is newer than this studygen reads (3)" in result.err
+    assert "schema_version 7 is newer than this studygen reads (4)" in result.err
 
 
-def test_a_shipped_version_1_record_loads_as_version_3_and_its_file_is_left_alone():
+def test_a_shipped_version_1_record_loads_as_version_4_and_its_file_is_left_alone():
     from pathlib import Path
 
     path = Path(__file__).resolve().parents[2] / "measurements" / "deformable_detr_h200_torch" / "h200-eager.json"
     before = path.read_bytes()
     assert json.loads(before)["schema_version"] == 1
     record = load_record(path)
-    assert record.data["schema_version"] == 3
-    # the content is what the file holds, version aside: 1 -> 2 -> 3 only add optional fields
+    assert record.data["schema_version"] == 4
+    # the content is what the file holds, version aside: 1 -> 2 -> 3 -> 4 only add optional fields
     assert {**record.data, "schema_version": 1} == json.loads(before)
     assert path.read_bytes() == before
     # a version-1 collect run kernel time has no forwards of its own (its spread is unknown)
@@ -249,6 +249,11 @@ def test_a_record_is_written_at_the_lowest_version_that_holds_its_fields():
     assert version_of({"results": [{"kind": "latency", "source_sha256": "0" * 64}]}) == 3
     assert version_of({"results": [dict(base["results"][0], compilation_rule={}), {"kind": "latency",
                                                                                     "source_sha256": "0" * 64}]}) == 3
+    # a CPU latency's thread count makes it 4, beside a digest too
+    threads = {"kind": "latency", "method": {"timer": "perf-counter", "intra_op_threads": 1}}
+    assert version_of({"results": [threads]}) == 4
+    assert version_of({"results": [dict(threads, source_sha256="0" * 64)]}) == 4
+    assert version_of({"results": [{"kind": "latency", "method": {"timer": "perf-counter"}}]}) == 1
 
 
 def test_migration_from_version_0(tmp_path):
@@ -256,7 +261,7 @@ def test_migration_from_version_0(tmp_path):
            "software": {"torch": "2.11.0"}, "checkpoint": {"id": "m", "weights": "random-init", "seed": 0},
            "collector": {"name": "x", "version": "0"}, "measurements": []}
     migrated = migrate(old, path="r.json")
-    assert migrated["schema_version"] == 3  # 0 -> 1 -> 2 -> 3
+    assert migrated["schema_version"] == 4  # 0 -> 1 -> 2 -> 3 -> 4
     assert migrated["provenance"]["gpu"] == "NVIDIA H200"
     assert migrated["results"] == [] and "measurements" not in migrated
     path = tmp_path / "r.json"

@@ -133,7 +133,7 @@ def test_problem_of_a_load_error_keeps_its_place_and_raises_it_again(tmp_path):
     assert raised.value.place == Place("measurements/f/job.json", 2, "/schema_version")
     problem = Problem.of_error(raised.value, "shown/job.json")
     assert (problem.path, problem.line, problem.pointer) == ("shown/job.json", 2, "/schema_version")
-    assert problem.error().line() == ("shown/job.json:2: schema_version 7 is newer than this studygen reads (3); upgrade "
+    assert problem.error().line() == ("shown/job.json:2: schema_version 7 is newer than this studygen reads (4); upgrade "
                                       "studygen (/schema_version)")
     # the whole document ("/") is no place worth a pointer: its line says as much
     path.write_text("[1]\n", encoding="utf-8")

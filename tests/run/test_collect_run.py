@@ -51,7 +51,8 @@ def test_latency_statistics_are_consistent(full_run):
         if latency["unstable"]:
             assert d["cv"] > 0.05 or max(d["repeat_medians_ms"]) - min(d["repeat_medians_ms"]) > max(d["repeat_iqr_ms"])
         assert latency["method"] == {"timer": "perf-counter", "cuda_graph": False, "data_transfers": False,
-                                     "separate_profile_run": True, "interleaved": True}
+                                     "separate_profile_run": True, "interleaved": True,
+                                     "intra_op_threads": 1}  # the session's one torch thread (conftest)
         assert latency["timing"] == "end_to_end"  # the host clock, not CUDA events, on a CPU
     compiled = results(path, "latency", mode="compile")
     assert all(r["compile_s"] > 0 and r["compile"] == {"backend": "eager", "mode": "default", "dynamic": False}

@@ -253,6 +253,6 @@ def test_a_rows_timing_signature_is_made_once_and_kept_on_the_row(record):
     signature = timing_signature(row)
     assert row.signature is signature and timing_signature(row) is signature
     # no method stated: TensorRT 10.3's defaults (no CUDA graphs, data transfers timed, no spin-wait)
-    assert signature == ("tensorrt", "engine", "host_latency", False, True, False, None)
+    assert signature == ("tensorrt", "engine", "host_latency", False, True, False, None, None)
     with pytest.raises(dataclasses.FrozenInstanceError):
         row.signature = ()

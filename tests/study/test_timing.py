@@ -5,30 +5,30 @@ from studygen.study.timing import describe
 
 
 def test_a_trtexec_signature_reads_as_a_reviewer_says_it():
-    assert describe(("tensorrt", "engine", "gpu_compute", False, True, False, None)) == (
+    assert describe(("tensorrt", "engine", "gpu_compute", False, True, False, None, None)) == (
         "TensorRT engine, GPU compute time, CUDA graphs off, data transfers on, spin-wait off")
 
 
 def test_a_compiled_pytorch_signature_names_torch_compile_and_how_the_host_waited():
-    assert describe(("pytorch", "compile", "end_to_end", None, False, None, "per_forward")) == (
+    assert describe(("pytorch", "compile", "end_to_end", None, False, None, "per_forward", None)) == (
         "PyTorch torch.compile, end-to-end time, CUDA graphs unknown, data transfers off, host waits for each forward")
 
 
 def test_spin_wait_is_named_for_pytorch_only_where_a_record_sets_it():
     # trtexec's flag: a PyTorch run that leaves it unset has no such setting to be unknown
-    assert describe(("pytorch", "eager", "gpu_compute", False, False, None, "per_repeat")) == (
+    assert describe(("pytorch", "eager", "gpu_compute", False, False, None, "per_repeat", None)) == (
         "PyTorch eager, GPU compute time, CUDA graphs off, data transfers off, forwards queued back to back")
-    assert describe(("pytorch", "eager", "gpu_compute", False, False, True, None)).endswith("spin-wait on")
+    assert describe(("pytorch", "eager", "gpu_compute", False, False, True, None, None)).endswith("spin-wait on")
     # TensorRT and an unstated backend keep saying what is not known
-    assert describe(("tensorrt", "engine", "gpu_compute", True, False, None, None)).endswith("spin-wait unknown")
-    assert describe((None, None, None, None, None, None, None)).endswith("spin-wait unknown")
+    assert describe(("tensorrt", "engine", "gpu_compute", True, False, None, None, None)).endswith("spin-wait unknown")
+    assert describe((None, None, None, None, None, None, None, None)).endswith("spin-wait unknown")
 
 
 def test_unstated_parts_say_so_and_unknown_values_print_as_recorded():
-    assert describe((None, None, None, True, None, True, "per_repeat")) == (
+    assert describe((None, None, None, True, None, True, "per_repeat", None)) == (
         "backend not stated, timing not stated, CUDA graphs on, data transfers unknown, spin-wait on, "
         "forwards queued back to back")
-    assert describe(("onnxruntime", "session", "h2d", None, None, None, None)).startswith(
+    assert describe(("onnxruntime", "session", "h2d", None, None, None, None, None)).startswith(
         "ONNX Runtime session, host-to-device copy time, ")
 
 
@@ -48,7 +48,7 @@ def test_one_measurement_is_a_key_and_of_a_latency_its_timing(tmp_path):
     a_ms, a_ap, a_failed, b_ms, b_ap, b_failed, c_ms = study.rows
     assert latency_signature(a_ap) is None and latency_signature(a_failed) is None
     assert latency_signature(a_ms) == timing_signature(a_ms) == ("tensorrt", "engine", "gpu_compute", False, False,
-                                                                  True, None)
+                                                                  True, None, None)
     assert a_ms.key == b_ms.key and measurement_of(a_ms) != measurement_of(b_ms)
     assert measurement_of(b_ms) == measurement_of(c_ms) == (b_ms.key, latency_signature(b_ms))
     assert measurement_of(a_ap) == measurement_of(b_ap) == (a_ap.key, None)

@@ -341,8 +341,9 @@ def not_measured(cell: Cell, metric: str, reason: str) -> dict:
 def latency_result(cell: Cell, settings: dict, summary: Summary, timer: Timer, dataset_id: str,
                    compiled: CompileInfo | None = None, pinned_cores: list[int] | None = None) -> dict:
     """The ``latency`` result of ``cell`` from its timing ``summary`` (ms), the
-    ``timer`` that took it, the image set it ran on and, compiled, its compilation;
-    ``pinned_cores`` the cores the launching thread was pinned to (None: not pinned)."""
+    ``timer`` that took it (on the CPU, with torch's intra-op thread count), the
+    image set it ran on and, compiled, its compilation; ``pinned_cores`` the
+    cores the launching thread was pinned to (None: not pinned)."""
     # CUDA graphs only where inductor replayed them for every graph of the forward
     cuda_graphs = compiled.cuda_graphs if compiled else None
     replayed_graphs = bool(cuda_graphs) and cuda_graphs["skipped_graphs"] == 0
@@ -354,6 +355,7 @@ def latency_result(cell: Cell, settings: dict, summary: Summary, timer: Timer, d
         "method": {"timer": timer.name, "cuda_graph": replayed_graphs, "data_transfers": False,
                    "separate_profile_run": True, "interleaved": True,
                    **({"host_sync": timer.host_sync} if timer.cuda else {}),
+                   **({"intra_op_threads": timer.intra_op_threads} if timer.intra_op_threads is not None else {}),
                    **({"pinned_cores": pinned_cores} if pinned_cores is not None else {})},
         "dataset": dataset_id,
         "unstable": summary.unstable,

@@ -113,7 +113,9 @@ class Timer:
 
     ``host_sync`` is ``"per_repeat"`` (events between back-to-back forwards, one
     synchronization after the last) or ``"per_forward"`` (the host waits for each
-    forward). Raises ValueError for any other value.
+    forward). Raises ValueError for any other value. On the CPU each series
+    notes torch's intra-op thread count (``intra_op_threads``), which the
+    latency's method records.
     """
 
     def __init__(self, cuda: bool, host_sync: str = "per_repeat"):
@@ -124,9 +126,15 @@ class Timer:
         self.name = "cuda-events" if cuda else "perf-counter"
         # host time of the last series, ms per forward: (issue, wall); see host_per_forward
         self.last_host_ms: tuple[float, float] | None = None
+        # on the CPU, torch's intra-op threads while the last series ran: the figures depend on them
+        self.intra_op_threads: int | None = None
 
     def series(self, call, iterations: int) -> list[float]:
         """Run ``call(i)`` for i in 0..iterations-1; each forward's time in ms (length ``iterations``)."""
+        if not self.cuda:
+            import torch
+
+            self.intra_op_threads = torch.get_num_threads()  # read before the clock starts
         started = time.perf_counter()
         if not self.cuda:
             times = []

@@ -7,7 +7,9 @@ settings, ``--dumpProfile`` tables; TensorRT 7 to 10.x), :mod:`.times`
 times array to its log run (warm-up, the log's own summary). Result
 builders, one per result kind: :mod:`.latency`, :mod:`.kernel_time`,
 :mod:`.engine_layers`, :mod:`.plan_size`, sharing :mod:`.common`;
-:mod:`.fp8` reads the FP8 evidence a latency carries; :mod:`.failed` turns a run trtexec reported FAILED into a not-measured result; :mod:`.no_result` says why a log gave none;
+:mod:`.fp8` reads the FP8 evidence a latency carries; :mod:`.precision` holds a
+run's build, and :mod:`.layer_precision` the engine's layers (:mod:`.printed_layers`
+reads those a log prints), to the variant's precision; :mod:`.failed` turns a run trtexec reported FAILED into a not-measured result; :mod:`.no_result` says why a log gave none;
 :mod:`.command` splits a run's command line as trtexec does, for every flag lookup. Each module's docstring names the formats and versions it
 reads.
 

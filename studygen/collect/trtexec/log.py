@@ -60,6 +60,7 @@ from ...records.order import statistics_disorder
 from .figures import FIG, NOT_FINITE, NUM, Context, printed_once, rank_of, read_count, read_figure, refuse_unit, shown
 from .command import conflicting_flag
 from .runs import READ_FLAGS, ProfileTable, Summary, TrtexecLog, TrtexecRun, decode_version_tag, version_of_line
+from .printed_layers import printed_layer, starts_block
 from .summary import read_summary_line
 
 RUNNING = re.compile(r"^&&&& RUNNING (?P<program>\S+)(?P<tags>(?: \[[^\]]*\])*)\s*#\s*(?P<command>.*?)\s*$")
@@ -207,8 +208,11 @@ def parse_log(path: Path, display: str | None = None) -> TrtexecLog:
                 continue
         prefixed = PREFIX.match(line)
         if prefixed is None:
+            if state.get("layers") and current is not None and (layer := printed_layer(line)):
+                current.printed_layers[layer[0]] = (number, layer[1])
             continue
         message = prefixed.group("message")
+        state["layers"] = starts_block(message)  # the printed layers run to the next prefixed line
         where.severity = prefixed.group("severity")
         if current is None:
             # A log without "&&&& RUNNING" (output captured part way): one run.

@@ -56,6 +56,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .command import arguments, options
+from .exports import LayerKernel
 
 # Flags that change what is measured (precision, shapes, batch, timing method).
 MEASURED_NAMES = (
@@ -246,6 +247,9 @@ class TrtexecRun:
     last_line: int | None = None
     last_text: str | None = None
     errors: list[tuple[int, str]] = field(default_factory=list)  # (line, message) of each [E] line of the run
+    # layer name -> (line, what it ran) of the layers the log prints (.printed_layers); the
+    # last print of a layer wins: --dumpLayerInfo, after the build's verbose list, may name its tactic
+    printed_layers: dict[str, tuple[int, LayerKernel]] = field(default_factory=dict)
 
     @property
     def flags(self) -> list[str]:

@@ -12,6 +12,7 @@ import click
 from ...collect import trtexec
 from ...collect.inputs import stamp_digests, under_recorded_reads
 from ...collect.trtexec.no_result import no_result_error
+from ...collect.trtexec.layer_precision import check_engine_layers
 from ...collect.trtexec.precision import check_declared
 from ...errors import UsageError
 from ...records.write import WriteOutcome, write_results
@@ -43,8 +44,9 @@ class TrtexecOptions(SubcommandOptions):
         "--plan", type=PATH, help="Engine plan file (its size in bytes is recorded)."))
     override_precision: str | None = field(default=None, metadata=flag(
         "--override-precision", metavar="REASON",
-        help="Record the log under the variant although its build allowed other precisions than the variant "
-             "declares (refused without it), recording REASON."))
+        help="Record the log under the variant although its build allowed, or its engine's layers (a detailed "
+             "--layer-info, or the layers the log prints) ran at, a precision the variant declares no room for "
+             "(refused without it), recording REASON."))
 
     def __post_init__(self):
         for name in ("log_path", "times_path", "profile_path", "layer_info_path", "plan_path"):
@@ -90,6 +92,8 @@ def run_trtexec(options: TrtexecOptions) -> TrtexecOutcome:
                                                      options.ingest.software_versions().get("tensorrt"))
     precision_notes = check_declared(inputs.log, target.variant, declared_precision(target), target.study_display,
                                      options.override_precision)
+    precision_notes += check_engine_layers(inputs, target.variant, declared_precision(target), target.study_display,
+                                           options.override_precision)
     notes = log_notes + inputs.notes + inputs.warnings + target.notes + precision_notes + origin_notes(origins)
     if inputs.log is None:
         notes.append("no trtexec log given: the measuring GPU and TensorRT version come from options only")
