@@ -42,6 +42,17 @@ Case (trial s21): "fp16 on the GTX 1070 takes 0.1547 ms against 0.1536 ms
 for fp32, so fp16 is no faster" set TensorRT 8.4.1 at one model commit
 against TensorRT 8.2.3 at another.
 
+A comparison of two variants' timings that prints no figure ("fp16 is
+faster than fp32 on the GTX 1070", "1.3x faster", "cuts the latency by
+12%": :func:`~.prose_variant_rows.variant_comparisons`) compares the two
+variants' latency rows, those of the GPU, shape or batch it names
+(:func:`~.prose_variant_rows.side_rows`): the same test, exemption, message
+and hint apply to them (each side named by its variant and jobs, the key
+``<pointer> <variant> against <variant>``). A sentence printing a time is
+left to the reading above. Case (a new user's trial, s23): that sentence
+passed, though every fp16 row of the study came from TensorRT 8.0.3 or
+8.4.1 and every fp32 row from 8.2.3, at other model commits.
+
 Not reported:
 
 - a sentence that names what differs in the method: a word for a field the
@@ -77,6 +88,7 @@ from ..study.placeholders import NOT_CLAIMS
 from ..study.timing import describe, timing_label, timing_signature
 from .base import at_written_field, readme_finding
 from .prose_figures import MIN_SIGNIFICANT, matches, significant_digits
+from .prose_variant_rows import side_rows, variant_comparisons
 from .sg222_misquoted_figures import row_figures
 
 # the code of the check this module reads prose for (it reports under SG212's entry of the rule table)
@@ -88,6 +100,9 @@ _PER_MS = {"ms": 1.0, "us": 1000.0}
 _TIME_FIGURE = lazy_compile(r"\d\s*(?:" + "|".join(sorted((re.escape(word) for word, unit in UNITS.items()
                                                             if unit in _PER_MS), key=len, reverse=True)) + ")",
                             re.IGNORECASE)
+# what a comparison of two variants with no figure holds (prose_variant_rows reads it): a field without it is not
+# parsed for one
+_WORDED_COMPARISON = lazy_compile(r"\b(?:faster|slower|quicker|speed-?ups?|slow-?downs?|than)\b|%", re.IGNORECASE)
 # the hint's advice (at_written_field makes the finding's hint of it: where in the study file to edit the sentence)
 BUILD_ADVICE = ("compare variants of one software version and model revision, or name the versions in the sentence, "
                 f"or explain the comparison (explanations: {CODE})")
@@ -124,14 +139,45 @@ def check(context) -> list[Finding]:
     findings, seen = [], set()
     for item, _ in context.produced_outputs([WRITTEN]):
         path = item.field_path
-        if not path or path[0] in NOT_CLAIMS or path in seen or not _TIME_FIGURE.search(str(item.text)):
+        if not path or path[0] in NOT_CLAIMS or path in seen:
+            continue
+        text = str(item.text)
+        timed, worded = _TIME_FIGURE.search(text), _WORDED_COMPARISON.search(text)
+        if not (timed or worded):
             continue
         seen.add(path)
-        document = parse_document(str(item.text), item.source.path)
-        for sentence, words, first, second in _comparisons(document):
-            finding = _finding(context, owners, item, sentence, words, first, second)
-            if finding is not None:
-                findings.append(finding)
+        document = parse_document(text, item.source.path)
+        if timed:
+            for sentence, words, first, second in _comparisons(document):
+                finding = _finding(context, owners, item, sentence, words, first, second)
+                if finding is not None:
+                    findings.append(finding)
+        if worded:
+            findings.extend(_worded_findings(context, item, document))
+    return findings
+
+
+def _worded_findings(context, item, document: Document) -> list[Finding]:
+    """The findings of the comparisons of two variants' timings that
+    ``document`` (the field ``item``) makes with no figure
+    (:func:`~.prose_variant_rows.variant_comparisons`): each whose sides'
+    latency rows are :func:`confounded`."""
+    findings = []
+    for block in document.prose:
+        for sentence in block.sentences:
+            for compared in variant_comparisons(sentence, context.study.variants):
+                text = sentence.text
+                sides = [(variant, side_rows(context.study, text, variant))
+                         for variant in (compared.first, compared.second)]
+                confounds = confounded(text, sides[0][1], sides[1][1]) if sides[0][1] and sides[1][1] else []
+                if not confounds:
+                    continue
+                pointer = item.source.pointer
+                listed = "; ".join(f"{variant} ({_jobs(rows)})" for variant, rows in sides)
+                message = (f"'{compared.words}' in {pointer} compares variants that differ in more than the variant "
+                           f"({'; '.join(confounds)}): {listed}")
+                findings.append(_at_sentence(context, item, text, message, BUILD_ADVICE,
+                                             f"{pointer} {compared.first} against {compared.second}"))
     return findings
 
 
@@ -214,11 +260,16 @@ def names_the_method(sentence: str, differing) -> bool:
     return _METHOD_NAMED.search(sentence) is not None or any(_FIELD_WORDS[index].search(sentence) for index in differing)
 
 
+def _jobs(rows) -> str:
+    """The jobs of ``rows`` in words: ``job a`` or ``jobs a, b``."""
+    jobs = list(dict.fromkeys(row.job_id for row in rows))
+    return f"job {jobs[0]}" if len(jobs) == 1 else f"jobs {', '.join(jobs)}"
+
+
 def _side(figure: Figure, unit: str, signatures: frozenset, rows: list) -> str:
     """One side in words: ``0.2754 ms (int8, job a): TensorRT engine, …``."""
     variants = ", ".join(dict.fromkeys(row.variant for row in rows))
-    jobs = list(dict.fromkeys(row.job_id for row in rows))
-    named = f"job {jobs[0]}" if len(jobs) == 1 else f"jobs {', '.join(jobs)}"
+    named = _jobs(rows)
     signature = min(signatures, key=str)  # any: they differ in what was timed only, which timing_label names
     return f"{with_unit(figure.text, unit)} ({variants}, {named}): {describe(signature, timing_label(rows))}"
 
@@ -249,7 +300,8 @@ def confounded(text: str, first_rows: list, second_rows: list) -> list[str]:
     words = []
     for name in sorted(first.keys() & second.keys()):
         if first[name].isdisjoint(second[name]):
-            if any(re.search(rf"(?<![\w.]){re.escape(value)}(?![\w.])", text, re.I)
+            # a version that ends the sentence ("... on 8.2.3.") is named; one that goes on ("8.2.3.1") is another
+            if any(re.search(rf"(?<![\w.]){re.escape(value)}(?!\w|\.\w)", text, re.I)
                    for value in first[name] | second[name]):
                 return []
             words.append(f"{name} {', '.join(sorted(first[name]))} against {', '.join(sorted(second[name]))}")
@@ -280,8 +332,12 @@ def _finding(context, owners: _Owners, item, sentence, words: str, first: Figure
     listed = "; ".join(_side(figure, unit, signatures, rows) for figure, (signatures, rows) in zip((first, second), sides))
     shown = f"{with_unit(first.text, unit)} against {with_unit(second.text, unit)}"
     message = f"'{words}' in {pointer} compares {what}: {listed}"
-    at_readme = readme_finding(context.study, CODE, context.readme_text.locate(item), message, advice,
-                               key=f"{pointer} {shown}")
+    return _at_sentence(context, item, text, message, advice, f"{pointer} {shown}")
+
+
+def _at_sentence(context, item, text: str, message: str, advice: str, key: str) -> Finding:
+    """The SG212 error of the sentence ``text`` of the field ``item``."""
+    at_readme = readme_finding(context.study, CODE, context.readme_text.locate(item), message, advice, key=key)
     # at the line where the sentence starts in the field (the field's own line where that is not certain)
     return at_written_field(context, at_readme, item, advice, text)
 

@@ -1,0 +1,164 @@
+"""Comparisons of two variants' timings in the study file's prose that print
+no figure ("fp16 is faster than fp32 on the GTX 1070"), and the latency rows
+each side stands for (read by :mod:`.prose_timings` for SG212).
+
+A clause of a sentence (cut where lint's readings cut one:
+:data:`~studygen.lint.variant_pairs.CLAUSE_END_RE`) compares two variants'
+timings when
+
+- it holds a comparative of speed ("faster", "slower", "quicker", "a
+  speedup"; a ratio or a percentage before it, "1.3x faster", "12% slower"),
+  a comparative of a time ("lower latency than") or a percent change that
+  lint reads (:func:`~studygen.lint.prose_changes.changes_of`: "cuts the
+  latency by 12%"), and the quantity its words name is a time
+  (:func:`~studygen.lint.variant_pairs.kinds_named`: "smaller plans", "lower
+  AP", "less memory" name another quantity and are not read);
+- it names exactly two variants the study file declares, each by its name
+  or label, as a whole word in any case (the longer of two names that
+  overlap: ``int8-qdq`` is not ``int8``); a clause naming one or three is
+  not read.
+
+A comparison that a modal of inability governs ("we cannot tell whether
+fp16 is faster than fp32": :func:`~studygen.lint.undecided.undecided`) says
+the data do not decide, and is not read.
+
+A sentence printing a time figure (ms, µs, s, ns) is not read here: its
+comparison has its figures, which :mod:`.prose_timings` resolves to rows
+itself, and one finding per sentence is enough.
+
+Each side is the variant's latency rows with a figure, restricted to what
+the sentence names among what the rows state: a GPU model (as SG224 reads
+one: :data:`~studygen.checks.sg224_unmeasured_gpu.GPU_MODEL`), a shape
+("28x28") or a batch ("batch 4"). A GPU, shape or batch that no row states
+restricts nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..lint.prose_changes import changes_of
+from ..lint.undecided import undecided
+from ..lint.variant_pairs import CLAUSE_END_RE, DURATION_UNITS, TIME, kinds_named
+from ..patterns import lazy_compile
+from ..records.kinds import Kind
+from .sg224_unmeasured_gpu import GPU_MODEL, is_measured, model_key
+
+# a comparative of speed, maybe with its ratio or percentage before it ("1.3x faster", "12 % slower")
+_SPEED = lazy_compile(r"(?:(?<![\w.])\d+(?:\.\d+)?\s?[x×%]\s+)?\b(?:faster|slower|quicker|speed-?ups?|slow-?downs?)\b",
+                      re.IGNORECASE)
+# a comparative that is about time only when the clause names a time ("lower latency than", "more time than")
+_AMOUNT = lazy_compile(r"\b(?:lower|higher|less|more|shorter|longer|smaller|larger|greater)\b", re.IGNORECASE)
+# "28x28", "800 x 1067", "1x3x224x224": a shape as a row states it once spaces are dropped
+_SHAPE = lazy_compile(r"(?<![\w.])\d+(?:\s?[x×]\s?\d+)+(?![\w.])", re.IGNORECASE)
+_THAN = lazy_compile(r"\bthan\b", re.IGNORECASE)
+_BATCH = lazy_compile(r"\bbatch(?:[\s-]+size)?(?:\s*(?:=|of)\s*|[\s-]+)(\d+)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class VariantComparison:
+    """Two variants a clause compares the timings of: ``words`` the
+    comparative as written ("faster", "1.3x faster"), ``first`` and
+    ``second`` the variants' names in the order the clause names them."""
+
+    words: str
+    first: str
+    second: str
+
+
+def _names(variants: dict[str, dict]) -> list[tuple[re.Pattern, str]]:
+    """A whole-word pattern of each name and label (longest first) and the variant it names."""
+    spelled = {}
+    for name, variant in variants.items():
+        for words in (name, variant.get("label")):
+            if words:
+                spelled.setdefault(words.lower(), name)
+    return [(re.compile(rf"(?<![\w.+-]){re.escape(words)}(?![\w+]|[.-]\w)", re.IGNORECASE), name)
+            for words, name in sorted(spelled.items(), key=lambda item: -len(item[0]))]
+
+
+def _named_variants(clause: str, names) -> list[str]:
+    """The variants ``clause`` names, in the order it names them first, a
+    longer name taking the text it shares with a shorter one."""
+    taken: list[tuple[int, int]] = []
+    found: list[tuple[int, str]] = []
+    for pattern, name in names:
+        for match in pattern.finditer(clause):
+            if any(match.start() < end and start < match.end() for start, end in taken):
+                continue
+            taken.append(match.span())
+            found.append((match.start(), name))
+    return list(dict.fromkeys(name for _, name in sorted(found)))
+
+
+def _comparative(clause: str, changes: list[str]) -> re.Match | None:
+    """Where ``clause`` holds a comparative of time (see the module
+    docstring), or None; ``changes``: the percent changes lint reads in the
+    clause's sentence, as written."""
+    speed = _SPEED.search(clause)
+    if speed is not None:
+        return speed if TIME in kinds_named(clause, speed.group(0).split()[-1].lower()) else None
+    if TIME not in kinds_named(clause, ""):
+        return None
+    for written in changes:
+        # a change as lint writes it (spaces folded), found as the clause spells it
+        change = re.search(r"\s+".join(map(re.escape, written.split())), clause)
+        if change is not None:
+            return change
+    amount = _AMOUNT.search(clause)
+    return amount if amount is not None and _THAN.search(clause, amount.end()) else None
+
+
+def variant_comparisons(sentence, variants: dict[str, dict]) -> list[VariantComparison]:
+    """The comparisons of two declared variants' timings that ``sentence`` (a
+    lint :class:`~studygen.lint.document.Sentence`) makes with no figure
+    (see the module docstring); ``variants`` the study file's, by name."""
+    if any(token.figure is not None and token.figure.unit in DURATION_UNITS for token in sentence.tokens):
+        return []
+    text = sentence.text
+    names = _names(variants)
+    changes = [change.written for change in changes_of(sentence)]
+    ends = list(CLAUSE_END_RE.finditer(text))
+    found = []
+    for start, end in zip([0, *(match.end() for match in ends)], [*(match.start() for match in ends), len(text)]):
+        clause = text[start:end]
+        named = _named_variants(clause, names)
+        if len(named) != 2:
+            continue
+        comparative = _comparative(clause, changes)
+        # "we cannot tell whether fp16 is faster than fp32" says the data do not decide: no comparison made
+        if comparative is not None and not undecided(clause, *comparative.span()):
+            found.append(VariantComparison(" ".join(comparative.group(0).split()), *named))
+    return found
+
+
+def _gpu_words(gpu: str) -> set[str]:
+    """A row's GPU as SG224 reads a record's: each word, and each two neighbouring words joined."""
+    words = [model_key(word) for word in re.split(r"[\s-]+", gpu) if word]
+    return {*words, *(a + b for a, b in zip(words, words[1:]))}
+
+
+def _shape_key(text: str) -> str:
+    return re.sub(r"\s", "", text).lower().replace("×", "x")
+
+
+def side_rows(study, text: str, variant: str) -> list:
+    """The latency rows with a figure of ``variant`` that the sentence
+    ``text`` is about: those of the GPU models, shapes and batches it names,
+    each restriction read where some latency row of the study states what
+    it names (a GPU, shape or batch no row states restricts nothing)."""
+    timed = [row for row in study.rows if row.kind == Kind.LATENCY and row.value is not None]
+    gpus = [model_key(match.group(1)) for match in GPU_MODEL.finditer(text)]
+    shapes = {_shape_key(match.group(0)) for match in _SHAPE.finditer(text)}
+    batches = {int(match.group(1)) for match in _BATCH.finditer(text)}
+    tests = (lambda row: bool(row.key.gpu) and any(is_measured(gpu, _gpu_words(row.key.gpu)) for gpu in gpus),
+             lambda row: bool(row.key.shape) and _shape_key(row.key.shape) in shapes,
+             lambda row: row.key.batch in batches)
+    for named, test in zip((gpus, shapes, batches), tests):
+        if named and any(test(row) for row in timed):
+            timed = [row for row in timed if test(row)]
+    return [row for row in timed if row.variant == variant]
+
+
+__all__ = ["VariantComparison", "side_rows", "variant_comparisons"]
