@@ -38,8 +38,10 @@ whose label the clause names is the figure's own) and every other column
 stays at the figure's row (the same conditions), unless the table has one
 label column that the clause names no other label of ("fp16 is the fastest
 after int8" is no claim over every row). A winner named by a column's
-header rather than a row's label ("On the L4, llama-8b leads" over a table
-of models as columns) ranks the cells of a row, which is not read.
+header rather than a row's label ("fp32 is the fastest at 0.1536 ms" over
+a row per GPU and shape and a column per variant, "On the L4, llama-8b
+leads" over models as columns) ranks the cells of the figure's row, once
+every test here has passed: :mod:`.best_columns` reads it.
 
 Only claims framed in plain words are read: what stands before a comma
 ahead of the superlative, and what follows a figure quoted after it (past
@@ -85,15 +87,18 @@ import re
 from bisect import bisect_left
 
 from ..patterns import lazy_compile
+from .best_columns import PER_ROW_EXTREME_RE, names_quantity, variant_columns
+from .best_columns import HINT as COLUMN_HINT
+from .best_columns import finding as column_finding
 from .best_wording import STEMS, Best, predicated, restricted, superlative, unsure
 from .document import Document, Sentence, Series, Table, is_empty_cell
-from .figures import Figure, statistic_of
+from .figures import Figure
 from .header_names import name_words
 from .restriction import TextView, labels_named
 from .ratio_direction import goes_against
 from .rounding import stands_for
-from .text import label_tokens, names_whole, normalize, ratio_header, stem
-from .variant_pairs import CLAUSE_END_RE, HIGHER_IS_BETTER, QUANTITY_WORDS, THROUGHPUT, TIME, kind_of_series, kind_of_words
+from .text import label_tokens, normalize, ratio_header, stem
+from .variant_pairs import CLAUSE_END_RE, HIGHER_IS_BETTER, THROUGHPUT, TIME, kind_of_series, kind_of_words
 
 _APPROXIMATE_BEFORE_RE = lazy_compile(
     r"(?:~|≈|\b(?:about|around|approximately|approx\.?|roughly|nearly|almost|over|under|up\s+to|at\s+least|"
@@ -117,10 +122,6 @@ _RANGE_CELL_RE = lazy_compile(r"\d\s*(?:-|–|—|to)\s*[*_]*\d")
 _SLOWDOWN_RE = lazy_compile(r"slow|overhead|regress|penalt", re.IGNORECASE)
 # a ratio header naming a gain ("latency speedup", "time reduction"): larger is better whatever quantity it names
 _GAIN_RE = lazy_compile(r"speed|gain|improv|faster|reduc|saving|fewer", re.IGNORECASE)
-# a header naming each row's own extreme over its runs ("min (ms)", "best of 5", "peak memory"): no row's rank
-_PER_ROW_EXTREME_RE = lazy_compile(
-    r"\b(?:min|max|minimum|maximum|best|worst|peaks?|top|fastest|quickest|slowest|lowest|highest|largest|biggest|"
-    r"smallest|fewest)\b", re.IGNORECASE)
 _SPEED_WORDS = frozenset({"fastest", "quickest", "slowest"})
 _TABLE_LIMIT = 64  # tables searched for the figure, nearest first (as many as any other claim reads)
 
@@ -187,12 +188,6 @@ def _labels(table: Table) -> dict[int, list[str]]:
                 values.append(above)
         by_column[column] = values
     return by_column
-
-
-def _names_quantity(label: str) -> bool:
-    """True for a row label that names a quantity or a statistic ("mean latency", "p95", "throughput")."""
-    return any(token in QUANTITY_WORDS or stem(token) in QUANTITY_WORDS or statistic_of(token) is not None
-               for token in label_tokens(label))
 
 
 # which rows a claim ranges over: per label column, None where it varies, else the labels it is kept at
@@ -265,7 +260,7 @@ class _Reading:
         """True when a label of ``column`` names a quantity (:func:`_names_quantity`)."""
         key = (id(table), column)
         if key not in self._quantities:
-            self._quantities[key] = any(_names_quantity(label) for label in self.labels(table)[column])
+            self._quantities[key] = any(names_quantity(label) for label in self.labels(table)[column])
         return self._quantities[key]
 
     def rows(self, table: Table, kept: RowSet) -> list[int]:
@@ -407,19 +402,6 @@ def _plain_frame(text: str, start: int, end: int, best: Best, figure: Figure, cu
     return _plain(text[after:end], table, reading)
 
 
-def _names_column(normalized: str, table: Table) -> bool:
-    """True when ``normalized`` names a value column of ``table`` whose header names no quantity: a table of
-    models as columns ("llama-8b", "resnet50 (img/s)"), whose rows are ranked within a row, not a column."""
-    for series in table.series:
-        main = normalize(series.header.split("(", 1)[0]).strip()
-        tokens = label_tokens(main)
-        if not tokens or ratio_header(series.header) or any(_names_quantity(token) for token in tokens):
-            continue
-        if names_whole(normalized, main):
-            return True
-    return False
-
-
 def _unnamed_label(text: str, readings: list[dict[int, set[str]]], table: Table, reading: _Reading) -> bool:
     """True when a word of ``text`` is, letters and digits alone, a label of ``table`` that none of the labels
     ``readings`` found names ("ResNet-50" for ``resnet50``): a row the clause means that the reading missed."""
@@ -451,7 +433,7 @@ def _clause_finding(document: Document, sentence: Sentence, start: int, end: int
     if source is None:
         return None
     series, row = source
-    if _PER_ROW_EXTREME_RE.search(series.header):
+    if PER_ROW_EXTREME_RE.search(series.header):
         return None  # "peak memory" over a "Peak memory" column, a "min (ms)" column: each row's own extreme
     want = _want(best, series)
     if want is None or not predicated(text, start, end, best, series):
@@ -459,8 +441,9 @@ def _clause_finding(document: Document, sentence: Sentence, start: int, end: int
     table = series.table
     if not _plain_frame(text, start, end, best, figure, cut, table, reading):
         return None
-    if not best.peak and _names_column(normalize(text[start:end]), table):
-        return None  # "On the L4, llama-8b leads": models as columns, the claim ranks the L4 row's cells
+    # "fp32 is the fastest at 0.1536 ms", "On the L4, llama-8b leads": a winner named by a column's header ranks
+    # the cells of the figure's row (:mod:`.best_columns`), not the column's rows
+    across = [] if best.peak else variant_columns(normalize(text[start:end]), table)
     rest = TextView(f"{text[start:figure.start]} {text[cut:end]}", *vocab)
     named = labels_named(table, rest)
     if named is None:
@@ -468,6 +451,14 @@ def _clause_finding(document: Document, sentence: Sentence, start: int, end: int
     addressed = {} if address is None else labels_named(table, TextView(address.group(0), *vocab))
     if addressed is None or _unnamed_label(text[start:end], [named, addressed], table, reading):
         return None  # "ResNet-50" for the label resnet50: the rows meant are unclear
+    claim = " ".join(text[start:end].split()).rstrip(".")
+    if across:
+        labels = reading.labels(table)
+        if any(labels[column][row] not in wanted for restriction in (named, addressed)
+               for column, wanted in restriction.items() if column in labels):
+            return None  # the rows the clause names leave out the figure's own
+        message = column_finding(claim, series, row, figure, want, across)
+        return None if message is None else (sentence.line_at(best.start), message, COLUMN_HINT)
     if best.peak:
         for column, values in addressed.items():
             # "GA peaks at 2.58x (N=32)", "striped peaks at 433 on the L4" (the GPU alone varies): a sweep point
@@ -483,7 +474,6 @@ def _clause_finding(document: Document, sentence: Sentence, start: int, end: int
     beaten, count = _beaten(series, figure, want, kept, reading)
     if not beaten:
         return None
-    claim = " ".join(text[start:end].split()).rstrip(".")
     extreme = "largest" if want > 0 else "smallest"
     shown = "; ".join(f"{table.rows[other].name()} has {value.text}" for other, value in beaten)
     more = f" and {count - len(beaten)} more" if count > len(beaten) else ""
