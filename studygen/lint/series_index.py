@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import bisect
 
-from .document import Series
+from .document import Document, Series
 
 # A section where more series than this may hold a range (thousands of like tables, each followed by a range)
 # is read nearest first, so that lint stays linear in the document's length (attack round: 1 MB, 17.6 s; 2 MB,
@@ -93,3 +93,26 @@ class SectionSeries:
             if smallest <= high_edge and largest >= low_edge:
                 kept.add(position)
         return kept
+
+
+def only_variant_column(document: Document, unit: str | None, words: frozenset[str]) -> Series | None:
+    """The one series of ``unit`` in ``document`` whose header names a variant
+    (a precision word, :func:`~studygen.lint.text.measure_words` leaves it out)
+    among ``words`` (a sentence's keywords), or None when none or several do:
+    "fp16 runs in 0.1526 to 0.1530 ms" names the document's one
+    'fp16 (ms)' column wherever it stands. Headers are indexed by variant word
+    once per unit, since every range asks."""
+    cache = document.__dict__.setdefault("_variant_columns_by_word", {})
+    by_word = cache.get(unit)
+    if by_word is None:
+        by_word = cache[unit] = {}
+        for series in document.series_by_unit.get(unit, ()):
+            for word in series.quantity - series.measure:
+                by_word.setdefault(word, []).append(series)
+    found: dict[int, Series] = {}
+    for word in words & by_word.keys():
+        for series in by_word[word]:
+            found[id(series)] = series
+            if len(found) > 1:
+                return None
+    return found.popitem()[1] if found else None

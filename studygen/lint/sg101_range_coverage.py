@@ -46,8 +46,9 @@ widened by half its last printed digit (``0.19 to 0.21`` covers 0.185 to
 Columns are read nearest first (the sentence's own section), stopping at one the
 range fits at the top plausibility: a long document costs little per range. A
 column of another section is reported when it holds both endpoints and the
-sentence is tied to it: a shared word, or a range of ratios worded as a speed
-comparison ("1.9x - 3.7x faster") over a column headed as a speedup.
+sentence is tied to it: a shared word, a range of ratios worded as a speed
+comparison ("1.9x - 3.7x faster") over a column headed as a speedup, or the
+quantity of a table whose variant columns split its rows (:func:`.variant_ranges.far_unions`).
 
 **Single-figure claims** ("3x faster", "up to 3x faster", "70% less memory")
 are read against every column of the document that states the same thing
@@ -79,7 +80,7 @@ from .rounding import covers, hedged_range
 from .series_index import SectionSeries
 from .text import ratio_header, reference_opening
 from .variant_pairs import kind_of_words
-from .variant_ranges import across_variants
+from .variant_ranges import across_variants, far_unions, names_only_its_column
 
 CODE = "SG101"
 MAX_ROWS_NAMED = 8
@@ -329,6 +330,7 @@ def _plain_sources(document: Document, index: _ValueIndex, block: Block, sentenc
     yield from section.worth_reading(low_edge, high_edge, section.lone_measured(sentence.measure), block.order)
     at_lo = index.holding(unit, rng.lo)
     at_hi = index.holding(unit, rng.hi)
+    yield from far_unions(block, sentence, rng, at_lo, at_hi)  # a far table's variants that split its rows, tied
     hi_ids = {id(s) for s in at_hi}
     chosen: dict[int, Series] = {}
     for series in at_lo:
@@ -432,8 +434,9 @@ def _scan_series(sources, index: _ValueIndex, block: Block, sentence: Sentence, 
                 ratio_header(series.header) and _SPEED_RATIO_AFTER_RE.match(block.text, rng.end) is not None)
         # the heading over the table may name the quantity its columns do not ("Time per token (ms)")
         overlap = overlap or bool(table.heading_words & words)
-        if not same_section and _names_quantity(series, words) and series.quantity - series.measure & sentence.keywords:
-            same_section = True  # its variant named too: as close a tie as its own section's (module docstring)
+        if not same_section and series.quantity - series.measure & sentence.keywords and (
+                _names_quantity(series, words) or names_only_its_column(series, sentence, rng)):
+            same_section = True  # its variant and quantity named, or the one column of its variant: as close a tie as its own section's
         candidate = _evaluate(
             f"'{series.header}'", table, values, _series_entries(series, figures), rng,
             overlap, abs(table.order - block.order), same_section, restricted, siblings, one_side_ok, majority,

@@ -23,6 +23,11 @@ clause, so SG101 weighs it as any column the clause does not name (both
 endpoints found in it, or most of its rows inside the range), and the
 columns themselves stay candidates: a range one column fits wholly, both
 endpoints found, is read as that column's.
+
+A table of another section (a summary above the results) is joined so by
+:func:`far_unions` when both endpoints are figures of its variant columns and
+the sentence names the quantity of its heading or headers; the word that ties
+them becomes the union's ``named_by``, so SG101 reads it as a tied column.
 """
 
 from __future__ import annotations
@@ -34,14 +39,20 @@ from typing import Iterable, Iterator
 
 from ..patterns import lazy_compile
 from .document import Block, Sentence, Series, cached_property
-from .figures import RATIO_UNITS, Figure, Range
-from .series_index import MAX_READ
-from .text import difference_header, figure_scope, ratio_header, stem
+from .figures import RATIO_UNITS, Figure, Range, statistic_of
+from .series_index import MAX_READ, only_variant_column
+from .text import difference_header, figure_scope, keywords, measure_words, ratio_header, stem
+from .variant_pairs import kind_of_words
 
 # "across the variants", "over all precisions", "for both variants", "in every recipe"
 _ACROSS_VARIANTS_RE = lazy_compile(
     r"\b(?:across|over|for|in|among)\s+(?:the\s+|all\s+(?:the\s+)?|both\s+(?:the\s+)?|every\s+|each\s+)?"
     r"(variants?|precisions?|recipes?)\b",
+    re.IGNORECASE,
+)
+# "every variant's median", "each precision's latency", "both variants' medians": a possessive claims it the same way
+_VARIANTS_POSSESSIVE_RE = lazy_compile(
+    r"\b(?:every|each)\s+(variant|precision|recipe)['’]s\b|\b(?:all|both)\s+(?:the\s+)?(variants|precisions|recipes)['’]\B",
     re.IGNORECASE,
 )
 
@@ -72,10 +83,11 @@ class VariantUnion(Series):
 
 def claims_across_variants(sentence: Sentence, rng: Range) -> str:
     """The stem of the word ("variant", "precision") by which the clause of
-    ``rng`` claims it across the variants, else ""."""
+    ``rng`` claims it across the variants ("across the variants", "every
+    variant's"), else ""."""
     start, end = figure_scope(sentence.text, rng.start - sentence.start, rng.end - sentence.start)
-    match = _ACROSS_VARIANTS_RE.search(sentence.text, start, end)
-    return stem(match.group(1).lower()) if match else ""
+    match = _ACROSS_VARIANTS_RE.search(sentence.text, start, end) or _VARIANTS_POSSESSIVE_RE.search(sentence.text, start, end)
+    return stem(next(word for word in match.groups() if word).lower()) if match else ""
 
 
 def _variant_columns(table, unit: str) -> list[Series]:
@@ -114,7 +126,8 @@ def across_variants(block: Block, sentence: Sentence, rng: Range, sources: Itera
             continue
         joined.update(id(s) for s in columns)
         yield _union(table, columns, named_by)
-    yield from (s for s in sources if id(s) not in joined)
+    # every table's variants are joined already: a union of a far table among the sources repeats one
+    yield from (s for s in sources if id(s) not in joined and not isinstance(s, VariantUnion))
 
 
 def _unnamed_unions(block: Block, sentence: Sentence, unit: str) -> Iterator[VariantUnion]:
@@ -144,11 +157,95 @@ def _row_split_tables(document, section: int, unit: str) -> list[tuple[object, l
     if key not in cache:
         found = []
         for table in document.tables_by_section.get(section, ()):
-            columns = _variant_columns(table, unit)
-            if len(columns) >= 2 and all(sum(1 for s in columns if s.ends(row)) <= 1 for row in range(len(table.rows))):
+            columns = _split_columns(table, unit)
+            if columns:
                 found.append((table, columns))
         cache[key] = found
     return cache[key]
+
+
+def _split_columns(table, unit: str) -> list[Series]:
+    """The variant columns of ``unit`` of ``table`` when there are two or
+    more and no row holds a figure in two of them, else []."""
+    columns = _variant_columns(table, unit)
+    if len(columns) >= 2 and all(sum(1 for s in columns if s.ends(row)) <= 1 for row in range(len(table.rows))):
+        return columns
+    return []
+
+
+def far_unions(block: Block, sentence: Sentence, rng: Range, at_lo: list[Series], at_hi: list[Series]) -> Iterator[VariantUnion]:
+    """Unions of the variant columns of tables of other sections than
+    ``block``'s that split their rows (as :func:`_unnamed_unions` joins them in
+    the range's own section), nearest first, when the clause names none of
+    their variants, the low endpoint is a figure of one of the columns
+    (``at_lo``: the series holding it) and the high one of one (``at_hi``), and
+    the sentence names the quantity the table's heading or headers do
+    (:func:`_quantity_tie`; the word becomes the union's ``named_by``, so
+    SG101 reads the union as tied to the sentence). "The three GPU compute
+    medians lie between 0.1526 and 0.1536 ms" in a summary above a
+    'Latency (ms, median GPU compute time)' table with fp32 and fp16 columns."""
+    if rng.unit is None or rng.unit in RATIO_UNITS:
+        return
+    high_ids = {id(series) for series in at_hi}
+    tables = {}
+    for series in at_lo:
+        if series.table.section != block.section and id(series.table) not in tables:
+            tables[id(series.table)] = series.table
+    yielded = 0
+    for table in sorted(tables.values(), key=lambda t: abs(t.order - block.order)):
+        columns = _split_columns(table, rng.unit)
+        joined = {id(series) for series in columns}
+        if not joined & high_ids or not any(id(series) in joined for series in at_lo):
+            continue
+        if any(series.quantity - series.measure & sentence.keywords for series in columns):
+            continue  # a variant named: its own column is the one to read
+        word = _quantity_tie(table, columns, sentence.measure)
+        if word:
+            yield _union(table, columns, word)
+            yielded += 1
+            if yielded == MAX_READ:
+                return
+
+
+# verbs a clause may time a variant with ("fp16 runs in 0.15 ms", "takes", "needs"): they name no quantity of their own
+_TIMING_VERBS = frozenset({"run", "take", "need", "complete", "finishe", "execute", "spend", "last", "lie"})
+
+
+def names_only_its_column(series: Series, sentence: Sentence, rng: Range) -> bool:
+    """True when the clause of ``rng`` names ``series`` as plainly as a
+    sentence of its own section would: its variant word heads no other column
+    of the unit in the document (:func:`.series_index.only_variant_column`),
+    the table's heading or header names a quantity kind ("Latency (ms, ...)")
+    and the clause names no other quantity, nor any word beside its variant,
+    that heading's words and a timing verb ("fp16 runs in 0.1526 to 0.1530
+    ms"; not "the fp32 kernel total takes ...", which may be another
+    quantity in the same unit)."""
+    if only_variant_column(sentence.block.document, series.unit, sentence.keywords) is not series:
+        return False
+    table_words = series.table.heading_words | series.measure
+    kinds = {kind_of_words((word,)) for word in table_words} - {None}
+    if len(kinds) != 1:
+        return False
+    start, end = figure_scope(sentence.text, rng.start - sentence.start, rng.end - sentence.start)
+    return not measure_words(keywords(sentence.text[start:end])) - table_words - _TIMING_VERBS
+
+
+def _quantity_tie(table, columns: list[Series], words: frozenset[str]) -> str:
+    """The sentence's word (of its measure ``words``) that names the quantity
+    of ``table``'s ``columns``, by their headers or the table's heading: a
+    word of a quantity kind ("latency", "time"), or a statistic ("median")
+    with another word of theirs beside it ("GPU compute medians" under
+    "median GPU compute time"); "" when none does (one shared word such as
+    "GPU" ties nothing)."""
+    shared = (table.heading_words.union(*(series.measure for series in columns))) & words
+    for word in sorted(shared):
+        if kind_of_words((word,)):
+            return word
+    if len(shared) >= 2:
+        for word in sorted(shared):
+            if statistic_of(word):
+                return word
+    return ""
 
 
 def _union(table, columns: list[Series], named_by: str) -> VariantUnion:
@@ -159,4 +256,4 @@ def _union(table, columns: list[Series], named_by: str) -> VariantUnion:
                         tuple(columns), named_by)
 
 
-__all__ = ["VariantUnion", "across_variants", "claims_across_variants"]
+__all__ = ["VariantUnion", "across_variants", "claims_across_variants", "far_unions", "names_only_its_column"]

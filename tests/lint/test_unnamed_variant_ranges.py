@@ -66,10 +66,17 @@ def test_columns_filled_on_the_same_rows_are_not_joined_even_mostly_inside():
     assert _sg101(BOTH.format(sentence="The GPU compute medians span 0.4790 to 0.4821 ms.")) == []
 
 
-def test_range_in_another_section_is_not_joined():
-    # a latency word ties the far columns to the sentence; a union of them would be reported
+def test_range_in_another_section_is_joined_when_tied_and_both_ends_are_figures_of_it():
+    # a latency word ties the far columns to the sentence, and 0.4790 and 0.4821 are both their figures
+    # (studygen.lint.variant_ranges.far_unions; tests/lint/test_summary_ranges.py)
     text = (SPLIT.format(sentence="").replace("fp32 (ms)", "fp32 latency (ms)").replace("fp16 allowed (ms)", "fp16 latency (ms)")
             + "\n## Discussion\n\nThe latency medians span 0.4790 to 0.4821 ms.\n")
+    assert _sg101(text) == [(15, "range 0.4790 to 0.4821 ms leaves out row 'tiled' (0.4862 ms) of 'fp32 latency (ms)' and "
+                                 "'fp16 latency (ms)' in the table at line 5")]
+
+
+def test_range_in_another_section_sharing_no_quantity_word_is_not_joined():
+    text = SPLIT.format(sentence="") + "\n## Discussion\n\nThe kernels span 0.4790 to 0.4821 ms.\n"
     assert _sg101(text) == []
 
 
