@@ -20,6 +20,14 @@ and a gap in them alone is a gap in the host. Enqueue time and the input and
 output copy times are never compared
 (:data:`studygen.study.timing.HOST_TIMINGS`): they time the host and its link
 to the GPU, which a platform (GPU model, software versions) does not name.
+For a kernel time, the same configuration is also a profile of the same kind
+(:func:`profile_kind`): a ``collect run --cpu`` profile holds CPU operators'
+self time per forward (:func:`studygen.records.profile_spread.cpu_operator_profile`),
+another quantity than a GPU profile's kernel time of the same group, so the
+two are never two platforms of one figure, nor a pair with a typical ratio
+(an H100 trial: a CPU job's groups at 0.06x to 30x its GPU job's, seven
+"anomalies" off their median). CPU profiles of two CPUs are compared as GPU
+profiles of two GPUs are.
 Two comparisons:
 
 1. Listed figures: per configuration, the figures are grouped by platform
@@ -30,9 +38,10 @@ Two comparisons:
    slower than an RTX 4090); what departs from the study's own pattern
    does. Each pair of platforms on different GPUs has a typical ratio: the
    median of its ratios over every configuration both measured, of one
-   kind of figure, backend and mode, and for a latency one timing
-   signature. A configuration whose ratio is at least ``factor`` times
-   that typical one, or at most its ``1 / factor``, is an anomaly, reported
+   kind of figure, backend and mode, for a latency one timing signature,
+   and for a kernel time one kind of profile. A configuration whose ratio
+   is at least ``factor`` times that typical one, or at most its
+   ``1 / factor``, is an anomaly, reported
    on the platform that is slower than the pattern. With fewer than
    :data:`MIN_SHARED` shared configurations the pair has no pattern and
    nothing is said: a notice there would fire on every two-GPU study for
@@ -40,8 +49,9 @@ Two comparisons:
 2. A listed figure against a stated range: a source may give a range over
    rows it does not list (``value_min``/``value_max`` with ``range_over``).
    A listed figure of the same quantity (same configuration fields except
-   shape, where the range gives none, since it spans every shape) on another
-   platform is compared with the range: an anomaly when the figure is at
+   shape, where the range gives none, since it spans every shape) and, of a
+   kernel time, the same kind of profile, on another platform is compared
+   with the range: an anomaly when the figure is at
    least ``factor`` times the range's maximum, or at most its minimum divided
    by ``factor``. A latency is never a range (the record schema has no
    latency range), so no timing signature is compared here.
@@ -80,6 +90,7 @@ from ..findings import Finding
 from ..numbers import format_number, format_pooled
 from ..records.keys import MeasurementKey, blanking
 from ..records.kinds import NOT_MEASURED_STATISTIC, Kind
+from ..records.profile_spread import cpu_operator_profile
 from ..study.rows import Row
 from ..study.timing import batch_words, compute_rows, latency_signature, timing_name
 from .base import row_finding
@@ -92,6 +103,21 @@ MIN_SHARED = 3
 
 
 _without_shape_and_platform = blanking("shape", "gpu", "software")
+
+# What a kernel-time profile timed (profile_kind), and what a CPU operator profile's figures are called
+GPU_KERNELS, CPU_OPERATORS = "GPU kernels", "CPU operators"
+CPU_OPERATOR_TIME = "CPU operator self time"
+
+
+def profile_kind(row: Row) -> str | None:
+    """What a kernel-time row's profile timed: :data:`CPU_OPERATORS` (CPU
+    operators' self time per forward,
+    :func:`studygen.records.profile_spread.cpu_operator_profile`) or
+    :data:`GPU_KERNELS`; None for a row of any other kind. Figures of two
+    kinds of profile are two quantities: SG207 compares them nowhere."""
+    if row.kind != Kind.KERNEL_TIME:
+        return None
+    return CPU_OPERATORS if cpu_operator_profile(row.record, row.result) else GPU_KERNELS
 
 
 def _quantity(row: Row) -> MeasurementKey:
@@ -128,8 +154,9 @@ def _configuration_words(study, row: Row) -> str:
     measurement, its platform included)."""
     # the batch before the kind: two batches of one shape must not read alike, and an explanation's match
     # on "kernel time attention: " keeps naming its group; rows without one share the key, nothing to tell apart
-    parts = [study.variant_label(row.variant), batch_words(row) if row.batch is not None else "",
-             row.kind.replace("_", " ")]
+    # a CPU profile's groups hold operators' self time: "kernel time" would name the GPU profile it is not
+    kind_words = CPU_OPERATOR_TIME if profile_kind(row) == CPU_OPERATORS else row.kind.replace("_", " ")
+    parts = [study.variant_label(row.variant), batch_words(row) if row.batch is not None else "", kind_words]
     if row.kind == Kind.LATENCY:
         # trtexec gives several timings of one run (GPU compute, enqueue, host latency): say which
         parts.append(f"({timing_name(row)})")
@@ -152,16 +179,17 @@ def _jobs(rows: list[Row]) -> str:
 
 def _pattern(row: Row) -> tuple:
     """What a platform pair's typical ratio is taken over: one kind of figure
-    (latency, kernel time, plan size), metric, backend and mode, and for a
+    (latency, kernel time, plan size), metric, backend and mode, for a
     latency its timing signature (a GPU pair's ratio in GPU compute time
-    says nothing of its ratio in host latency, nor eager's of compiled)."""
-    return row.kind, row.metric, row.backend, row.mode, latency_signature(row)
+    says nothing of its ratio in host latency, nor eager's of compiled),
+    and for a kernel time its kind of profile (:func:`profile_kind`)."""
+    return row.kind, row.metric, row.backend, row.mode, latency_signature(row), profile_kind(row)
 
 
 @dataclass(frozen=True)
 class Cell:
-    """One configuration (configuration key and timing signature) on one
-    platform: its rows and their median, the figure compared."""
+    """One configuration (configuration key, timing signature, kind of
+    profile) on one platform: its rows and their median, the figure compared."""
 
     rows: list[Row]
     median: float
@@ -176,11 +204,13 @@ class Cell:
 
 
 def configuration_cells(compared: list[Row]) -> dict[tuple, dict[tuple, Cell]]:
-    """Configuration (configuration key, timing signature) → platform → its
+    """Configuration (configuration key, timing signature of a latency, kind
+    of profile of a kernel time: :func:`profile_kind`) → platform → its
     :class:`Cell`, for the compared rows (:func:`compared_rows`), in row order."""
     groups: dict[tuple, dict[tuple, list[Row]]] = {}
     for row in compared:
-        groups.setdefault((row.key.config(), latency_signature(row)), {}).setdefault(_platform(row), []).append(row)
+        configuration = (row.key.config(), latency_signature(row), profile_kind(row))
+        groups.setdefault(configuration, {}).setdefault(_platform(row), []).append(row)
     # one row (nearly every platform): its value is its median, without sorting a list of one
     return {config: {p: Cell(rows, rows[0].value if len(rows) == 1 else median([r.value for r in rows]))
                      for p, rows in platforms.items()}
@@ -227,9 +257,9 @@ def _cross_pairs(ordered: tuple) -> list[tuple[int, int]]:
 def _cell_pattern(platforms: dict[tuple, Cell]) -> tuple:
     """The :func:`_pattern` of one configuration's cells (platform → :class:`Cell`),
     the same for each: a configuration (:func:`configuration_cells`) is a
-    configuration key, which holds the kind, metric, backend and mode, and a
-    timing signature. Taken once a configuration, not once a pair of its
-    platforms (20 platforms make 190 pairs)."""
+    configuration key, which holds the kind, metric, backend and mode, a
+    timing signature and a kind of profile. Taken once a configuration, not
+    once a pair of its platforms (20 platforms make 190 pairs)."""
     return _pattern(next(iter(platforms.values())).rows[0])
 
 
@@ -396,6 +426,7 @@ def range_anomalies(study, compared: list[Row], factor: float, reported: set[int
             if (id(row) in reported
                     or _platform(row) == _platform(stated)
                     or _quantity(row) != _quantity(stated)
+                    or profile_kind(row) != profile_kind(stated)
                     or (stated.shape and row.shape != stated.shape)):
                 continue
             if row.value >= factor * stated.value_max:

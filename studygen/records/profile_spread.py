@@ -24,16 +24,30 @@ writes the verdict into the result (``unstable``, ``unstable_reason``, as for
 its latencies); for a result that states none (records written before,
 traces) the study reads it from the iterations
 (:attr:`studygen.study.rows.Row.unstable`).
+
+What a profile timed (:func:`cpu_operator_profile`) is decided here too, for
+render (what its figures are called) and for the checks that set one job's
+kernel times beside another's (SG207: CPU operators' self time and GPU
+kernel time are two quantities, never one on two platforms).
 """
 
 from __future__ import annotations
 
 from ..numbers import format_number
+from .keys import measured_without_gpu
 
 # The profiler field collect run writes where it has no CUDA device (render reads the name to say what the figures are)
 CPU_PROFILER_NAME = "torch.profiler without CUDA"
 CPU_PROFILER = f"{CPU_PROFILER_NAME}: CPU operator self time, ms per forward (no GPU kernels)"
 PROFILE_SPREAD_LIMIT = 1.5  # largest profiled-iteration total over the smallest, above which a profile is unstable
+
+
+def cpu_operator_profile(record, result: dict) -> bool:
+    """Whether a kernel-time result of ``record`` (a loaded record: its
+    ``provenance`` is read) holds CPU operators' self times, no GPU kernels:
+    its ``profiler`` says so (:data:`CPU_PROFILER`), or its record states a
+    machine without a GPU (:func:`~studygen.records.keys.measured_without_gpu`)."""
+    return str(result.get("profiler") or "").startswith(CPU_PROFILER_NAME) or measured_without_gpu(record.provenance)
 
 
 def iteration_totals(result: dict) -> list[tuple[str, float]]:

@@ -31,8 +31,7 @@ from __future__ import annotations
 
 import re
 
-from ..records.keys import measured_without_gpu
-from ..records.profile_spread import CPU_PROFILER_NAME
+from ..records.profile_spread import cpu_operator_profile
 from ..records.kinds import Kind
 from ..records.trace_notes import LEFT_OUT, UNLAUNCHED_NOTE, UNMATCHED_NOTE, says_no_step_kernel
 from .escaping import escape_label_in_prose
@@ -47,14 +46,6 @@ STEP_LABEL = re.compile(r"^ProfilerStep#(\d+)$")
 CPU_OPERATOR_WORDS = "CPU operator self time (ms)"
 # communication kernels of NCCL and RCCL (whose kernels keep NCCL's names)
 COMMUNICATION_KERNEL = re.compile(r"nccl|rccl", re.IGNORECASE)
-
-
-def cpu_operator_profile(record, result: dict) -> bool:
-    """Whether a kernel-time result holds CPU operators' self times, no GPU
-    kernels: its ``profiler`` says so (:data:`~studygen.records.profile_spread.CPU_PROFILER`), or its record
-    states a machine without a GPU
-    (:func:`~studygen.records.keys.measured_without_gpu`)."""
-    return str(result.get("profiler") or "").startswith(CPU_PROFILER_NAME) or measured_without_gpu(record.provenance)
 
 
 def steps_words(labels: list[str]) -> str:
@@ -86,7 +77,7 @@ class KernelSpanHelpers(ViewBase):
         how many kernels and ms were left out of every step, or counted in
         whole-trace totals, because the trace lacks their launch; and how
         many kernels match no ``kernel_groups`` rule and are in ``other``.
-        A profile of CPU operators (:func:`cpu_operator_profile`) is said to
+        A profile of CPU operators (:func:`~studygen.records.profile_spread.cpu_operator_profile`) is said to
         be CPU operator self time per forward, not GPU kernel time, with its
         forwards' totals from least to most. Results of other profilers get
         none."""

@@ -12,9 +12,9 @@ import re
 from ..errors import TemplateError
 from ..numbers import format_number
 from ..records.checkpoints import prefix_of
-from ..records.keys import FIELDS
+from ..records.keys import FIELDS, measuring_machine
 from ..records.kinds import RESULT_KINDS, Kind
-from ..records.keys import measuring_machine
+from ..records.profile_spread import cpu_operator_profile
 from ..study.analyses import UNCLASSIFIED_LIMIT, kernel_time_over_compute, precision_inversions, unclassified_share
 from ..study.compilations import PooledCell, pooled_cell
 from ..study import NOT_MEASURED_KEY
@@ -24,7 +24,7 @@ from ..study.timing import latency_signature, reported_by_several_jobs, timing_w
 from ..study.waiver_rules import refusal
 from .escaping import code_span, escape_cell, escape_label, escape_label_in_prose, escape_markup
 from .host_bound import inversion_clause
-from .kernel_spans import CPU_OPERATOR_WORDS, cpu_operator_profile
+from .kernel_spans import CPU_OPERATOR_WORDS
 from .labels import NOT_STATED, gpu_label, shape_label, version_label
 from .produced import emit, helper
 from .rows import ViewBase, and_list, fmt, matches, spread_cells
