@@ -13,7 +13,7 @@ gives them only for that text and under the Jinja version in
 JINJA2_VERSION = '3.1.6'
 FIGURES = {
     'generic.md.j2': (
-        '8b4d9da0fc2120863a343bc24b32e8c670ee897f40f1ced3a4fa769db57b510c',
+        '1483768ffd8c5c58a2d5414f75f5a34381a9c16d248d02eec2467a5342c0a27b',
         (),
         (),
     ),

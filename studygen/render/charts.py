@@ -35,7 +35,7 @@ from typing import Callable
 from ..numbers import format_number, readable_decimals
 from ..records.kinds import Kind
 from ..study.rows import Row
-from ..study.timing import SHOWN_TIMING, TIMING_WORDS, describe, shown_timing, timing_names, timing_signature
+from ..study.timing import TIMING_WORDS, describe, shown_rows, timing_names, timing_signature
 from .drawing import draw_kernel_times, draw_latency
 from .labels import gpu_label, shape_label, short_version
 from .rows import batch_order, fmt, shape_order
@@ -332,15 +332,13 @@ def distinct_labels(labelled: list[tuple[str, Row]]) -> list[str]:
 
 
 def latency_rows(study) -> list[Row]:
-    """The latency rows the chart plots, with or without a shape: those of
-    the timing the generic template's tables show
-    (:func:`studygen.study.timing.shown_timing`: the records' only timing,
-    else GPU compute time; trtexec prints GPU compute, host latency,
-    end-to-end, enqueue, H2D and D2H); with several timings and none of
-    them GPU compute time, no rows."""
-    rows = [r for r in study.rows if r.kind == Kind.LATENCY and r.value is not None]
-    shown = shown_timing(rows)
-    return [r for r in rows if r.metric == shown]
+    """The latency rows with a value the chart plots, with or without a shape:
+    of each run, the timing the generic template's tables show
+    (:func:`studygen.study.timing.shown_rows`: trtexec's GPU compute time of
+    its six timings, a CPU run's end-to-end time beside a GPU run's
+    CUDA-event time), each drawn in the row of panels of its own timing
+    method (:func:`_named_timing_groups`)."""
+    return [r for r in shown_rows(study.rows) if r.value is not None]
 
 
 def axis_words(statistic: str | None, timing: str | None, timing_text: str | None = None) -> str:
@@ -459,9 +457,7 @@ def latency_chart(study) -> Chart:
     path = study.charts_dir / "latency.svg"
     rows = latency_rows(study)
     if not rows:
-        several = len({r.metric for r in study.rows if r.kind == Kind.LATENCY and r.value is not None}) > 1
-        return Chart(Kind.LATENCY, path, "", "the records hold no latency figure"
-                     + (f" of {TIMING_WORDS[SHOWN_TIMING]}, the timing the tables show" if several else ""))
+        return Chart(Kind.LATENCY, path, "", "the records hold no latency figure")
     groups = _named_timing_groups(rows)
     methods, panels, sentences = [], {}, []
     for index, (method, picked, _, label) in enumerate(groups):

@@ -32,6 +32,7 @@ from ..study.attribution import Attribution
 from ..study.compilations import PooledCell, pooled_attribution, pooled_cells, pooled_pairs
 from ..study.host_bound import host_bound
 from ..study.rows import Row
+from ..study.timing import shown_rows
 from .escaping import escape_cell, escape_label
 from .host_bound import RULE_WORDS, host_bound_line
 from .labels import gpu_label, shape_label
@@ -324,7 +325,7 @@ class CompilationHelpers(SpanHelpers, PooledCellHelpers):
         return emit(markdown_table(body, headers), rows, headers)
 
     @helper("figure")
-    def host_bound_latencies(self, **filters) -> list[str]:
+    def host_bound_latencies(self, shown: bool = False, **filters) -> list[str]:
         """One line per selected latency row that is host-bound
         (:func:`studygen.study.host_bound.host_bound`: its host issue time
         per forward is at least 90 % of its median), in table order (modes
@@ -332,8 +333,11 @@ class CompilationHelpers(SpanHelpers, PooledCellHelpers):
         time, the median and, where profiled, the kernel total, e.g. ``fp32 at
         224 x 224 (eager, job h100-1): the host took 6.031 ms to issue each
         forward against a median of 6.185 ms; the profiled kernels take 1.159
-        ms``. Such a figure times the host's pace; ``[]`` when none is."""
+        ms``. Such a figure times the host's pace; ``[]`` when none is. With
+        ``shown``, of the rows the latency tables show only
+        (:func:`studygen.study.timing.shown_rows`: each run's timing of its work)."""
         rows = self.figures(**filters).rows
+        rows = shown_rows(rows) if shown else rows
         modes = {mode: i for i, mode in enumerate(dict.fromkeys(row.mode for row in rows))}  # as the tables come
         order = {name: i for i, name in enumerate(self._variant_order())}
         found = [f for f in (host_bound(row) for row in rows) if f]

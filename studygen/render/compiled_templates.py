@@ -14,5 +14,5 @@ other text is parsed and compiled as before.
 
 JINJA2_VERSION = '3.1.6'
 GENERATED = {
-    'generic.md.j2': ('8b4d9da0fc2120863a343bc24b32e8c670ee897f40f1ced3a4fa769db57b510c', (), 'studygen.render.generic_template_code'),
+    'generic.md.j2': ('1483768ffd8c5c58a2d5414f75f5a34381a9c16d248d02eec2467a5342c0a27b', (), 'studygen.render.generic_template_code'),
 }

@@ -141,7 +141,7 @@ def block_results(context, missing=missing, environment=environment):
     yield environment.produced('## Results\n\n')
     l_0_dashes = environment.call(context, (undefined(name='namespace') if l_0_namespace is missing else l_0_namespace), shown=False, _block_vars=_block_vars)
     _block_vars['dashes'] = l_0_dashes
-    for l_1_group in t_1(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'latency_groups'), kind='latency', metric=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'shown_latency_timing'), _block_vars=_block_vars), _block_vars=_block_vars)):
+    for l_1_group in t_1(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'latency_groups'), kind='latency', shown=True, _block_vars=_block_vars)):
         _loop_vars = {}
         pass
         if environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'leaves_a_cell_empty'), index=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'index_fields'), job_id=environment.getattr(l_1_group, 'jobs'), _loop_vars=_loop_vars, **environment.getattr(l_1_group, 'filters')), variants=environment.getattr(l_1_group, 'variants'), jobs=environment.getattr(l_1_group, 'jobs'), _loop_vars=_loop_vars, **environment.getattr(l_1_group, 'filters')):
@@ -199,7 +199,7 @@ def block_latency(context, missing=missing, environment=environment):
     l_0_study = resolve('study')
     l_0_figures = resolve('figures')
     l_0_host_bound = resolve('host_bound')
-    l_0_latency_variants = missing
+    l_0_latency_tables = missing
     try:
         t_1 = environment.filters['studygen_steps']
     except KeyError:
@@ -213,18 +213,18 @@ def block_latency(context, missing=missing, environment=environment):
         def t_2(*unused):
             raise TemplateRuntimeError("No test named 'defined' found.")
     pass
-    l_0_latency_variants = environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'variants_with'), kind='latency', metric=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'shown_latency_timing'), _block_vars=_block_vars), _block_vars=_block_vars)
-    _block_vars['latency_variants'] = l_0_latency_variants
-    if (undefined(name='latency_variants') if l_0_latency_variants is missing else l_0_latency_variants):
+    l_0_latency_tables = environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'latency_groups'), kind='latency', shown=True, _block_vars=_block_vars)
+    _block_vars['latency_tables'] = l_0_latency_tables
+    if (undefined(name='latency_tables') if l_0_latency_tables is missing else l_0_latency_tables):
         pass
         yield environment.produced('### Latency (ms, ')
-        yield environment.printed(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'latency_timing'), kind='latency', metric=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'shown_latency_timing'), _block_vars=_block_vars), _block_vars=_block_vars))
+        yield environment.printed(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'latency_timing'), kind='latency', shown=True, _block_vars=_block_vars))
         yield environment.produced(')\n\n')
         if (t_2((undefined(name='figures') if l_0_figures is missing else l_0_figures)) and environment.getattr((undefined(name='figures') if l_0_figures is missing else l_0_figures), 'latency')):
             pass
             yield environment.printed(environment.getattr((undefined(name='figures') if l_0_figures is missing else l_0_figures), 'latency'))
             yield environment.produced('\n\n')
-        for l_1_group in t_1(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'latency_groups'), kind='latency', metric=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'shown_latency_timing'), _block_vars=_block_vars), _block_vars=_block_vars)):
+        for l_1_group in t_1((undefined(name='latency_tables') if l_0_latency_tables is missing else l_0_latency_tables)):
             _loop_vars = {}
             pass
             if environment.getattr(l_1_group, 'heading'):
@@ -234,7 +234,7 @@ def block_latency(context, missing=missing, environment=environment):
             yield environment.printed(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'table'), index=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'index_fields'), job_id=environment.getattr(l_1_group, 'jobs'), _loop_vars=_loop_vars, **environment.getattr(l_1_group, 'filters')), variants=environment.getattr(l_1_group, 'variants'), jobs=environment.getattr(l_1_group, 'jobs'), value_header='{label} (ms)', derived=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'ratio_columns'), environment.getattr(l_1_group, 'variants'), _loop_vars=_loop_vars), missing='—', _loop_vars=_loop_vars, **environment.getattr(l_1_group, 'filters')))
             yield environment.produced('\n\n')
         l_1_group = missing
-        l_0_host_bound = environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'host_bound_latencies'), kind='latency', metric=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'shown_latency_timing'), _block_vars=_block_vars), _block_vars=_block_vars)
+        l_0_host_bound = environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'host_bound_latencies'), kind='latency', shown=True, _block_vars=_block_vars)
         _block_vars['host_bound'] = l_0_host_bound
         if (undefined(name='host_bound') if l_0_host_bound is missing else l_0_host_bound):
             pass
@@ -414,7 +414,7 @@ def block_side_findings(context, missing=missing, environment=environment):
         def t_1(*unused):
             raise TemplateRuntimeError("No filter named 'studygen_steps' found.")
     pass
-    l_0_inversions = environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'precision_inversions'), metric=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'shown_latency_timing'), _block_vars=_block_vars), _block_vars=_block_vars)
+    l_0_inversions = environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'precision_inversions'), _block_vars=_block_vars)
     _block_vars['inversions'] = l_0_inversions
     if (undefined(name='inversions') if l_0_inversions is missing else l_0_inversions):
         pass

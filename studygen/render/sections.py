@@ -206,8 +206,8 @@ class SectionHelpers(ViewBase):
         rounds the gap away: "slower" would state what they do not show), or
         where the figures of several jobs, pooled, overlap (their medians' order is then not settled).
         ``filters`` (row fields, as :meth:`figures` takes them) keep the
-        pairs whose rows match them (``metric="gpu_compute"``: the timing
-        the generic template's tables show). Both rows of a pair are timed
+        pairs whose rows match them (``metric="gpu_compute"``); every pair is
+        of rows the tables show (:func:`~studygen.study.timing.shown_rows`). Both rows of a pair are timed
         alike (:func:`~studygen.study.analyses.precision_inversions`): a pair
         timed differently, which SG212 would flag, is no inversion. The batch is named when the sentences' pairs
         differ in it, so that no two sentences read alike. Pairs of two checkpoint revisions make two sentences,

@@ -15,7 +15,8 @@ from ..errors import TemplateError
 from ..numbers import format_number
 from ..records.kinds import KERNEL_SHARE_METRIC, RESULT_KINDS, Kind, kind_words
 from ..records.keys import CPU_PREFIX
-from ..study.timing import SHOWN_TIMING, describe, shown_timing, timing_label, timing_signature, timing_words
+from ..study.rows import Row
+from ..study.timing import describe, shown_rows, timing_label, timing_signature, timing_words
 from .escaping import escape_cell, escape_label
 from .github_table import github_table
 from .labels import NOT_STATED, gpu_label, shape_label, version_label
@@ -392,23 +393,28 @@ class TableHelpers(SpanHelpers, PooledCellHelpers):
         return tuple(fields)
 
     @helper()
-    def latency_groups(self, **filters) -> list[dict]:
+    def latency_groups(self, shown: bool = False, **filters) -> list[dict]:
         """The latency rows matching ``filters`` split by how they were timed
         (:func:`studygen.study.timing.timing_signature`), one group per
         signature in row order, so that a table per group never puts
         latencies measured differently in one column (SG212). Each group is
-        ``{"filters": filters with its backend and mode, "jobs": [job ids],
-        "variants": (variant names), "heading": the method in words, or ''
-        when there is one group}``. A job whose rows of one backend and mode
+        ``{"filters": filters with its backend, mode and timing, "jobs": [job
+        ids], "variants": (variant names), "heading": the method in words, or
+        '' when there is one group}``. With ``shown``, only each run's timing
+        of its work (:func:`studygen.study.timing.shown_rows`: trtexec's GPU
+        compute time, a CPU run's end-to-end time), as the generic template's
+        tables show them. A job whose rows of one backend, mode and timing
         carry two signatures lands in both groups (its tables then mix them,
         and SG212 says so)."""
         groups: dict[tuple, list] = {}
-        for row in self.figures(**filters).rows:
+        for row in self._latency_rows(shown, filters):
             if row.value is not None or row.is_range:
                 groups.setdefault(timing_signature(row), []).append(row)
         out = []
         for signature, rows in groups.items():
-            narrowed = dict(filters, backend=signature[0], mode=signature[1])
+            # the group's own timing: a job whose runs show two timings (GPU compute in one, end-to-end in a CPU
+            # run) prints each in its own table, not both in each
+            narrowed = dict(filters, backend=signature[0], mode=signature[1], metric=signature[2])
             jobs = list(dict.fromkeys(row.job_id for row in rows))
             present = {row.variant for row in rows}
             variants = tuple(name for name in self._variant_order() if name in present)
@@ -417,22 +423,22 @@ class TableHelpers(SpanHelpers, PooledCellHelpers):
         return out
 
     @helper()
-    def latency_timing(self, **filters) -> str:
+    def latency_timing(self, shown: bool = False, **filters) -> str:
         """What the latency rows matching ``filters`` time, with their
         statistic, as their records say they were timed
         (:func:`studygen.study.timing.timing_words`): ``median GPU compute
         time``, ``median CUDA-event time per forward``, distinct ones in row
-        order joined by ``; ``. For a heading over tables of those rows."""
-        return "; ".join(dict.fromkeys(timing_words(row) for row in self.figures(**filters).rows))
+        order joined by ``; ``; with ``shown``, those of each run's timing of
+        its work only (as :meth:`latency_groups`). For a heading over tables
+        of those rows."""
+        return "; ".join(dict.fromkeys(timing_words(row) for row in self._latency_rows(shown, filters)))
 
-    @helper()
-    def shown_latency_timing(self) -> str:
-        """The timing (a latency row's ``metric``) the generic template's
-        latency tables, chart and side findings show
-        (:func:`studygen.study.timing.shown_timing`): the records' only one
-        (``end_to_end`` for ``collect run --cpu``), else ``gpu_compute``, the
-        one of trtexec's six timings that times the engine alone."""
-        return shown_timing(self.figures(kind=Kind.LATENCY).rows) or SHOWN_TIMING
+    def _latency_rows(self, shown: bool, filters: dict) -> list[Row]:
+        """The rows matching ``filters``; with ``shown``, those of them a README
+        shows (:func:`studygen.study.timing.shown_rows`: latency rows with a
+        figure, each run's timing of its work)."""
+        rows = self.figures(**filters).rows
+        return shown_rows(rows) if shown else rows
 
     @helper()
     def ratio_columns(self, variants, kind: str = "ratio", header: str = "{a} / {b}") -> list[tuple]:

@@ -131,23 +131,6 @@ HOST_TIMINGS = frozenset({"enqueue", "h2d", "d2h"})
 COMPUTE_TIMINGS = ("gpu_compute", "host_latency", "end_to_end", "unspecified")
 
 
-# The timing a study's latency tables, chart and side findings show where its records hold several: trtexec prints
-# six timings of one run, and GPU compute time is the one that times the engine's work alone.
-SHOWN_TIMING = "gpu_compute"
-
-
-def shown_timing(rows) -> str | None:
-    """The timing (a latency row's ``metric``) of ``rows`` that a README's
-    latency tables, chart and side findings show: the only one where the
-    latency rows with a value hold one (``end_to_end`` for ``collect run
-    --cpu``, wall-clock time per forward; ``unspecified`` for transcribed
-    figures), else :data:`SHOWN_TIMING`; None without latency rows."""
-    timings = {row.metric for row in rows if row.kind == Kind.LATENCY and row.value is not None}
-    if len(timings) == 1:
-        return timings.pop()
-    return SHOWN_TIMING if timings else None
-
-
 def run_of(row: Row) -> tuple:
     """What the timings of one run share: the job, the measurement key
     without timing and statistic, and the way it was timed apart from the
@@ -165,13 +148,42 @@ def compute_rows(rows) -> list[Row]:
     rows of the first timing of :data:`COMPUTE_TIMINGS` it gives, every
     statistic of it, in row order. A run giving only host timings (enqueue,
     copies) gives none; a timing outside the table is judged as unspecified."""
-    latency = [row for row in rows if row.kind == Kind.LATENCY and row.metric not in HOST_TIMINGS]
-    rank = {timing: place for place, timing in enumerate(COMPUTE_TIMINGS)}
-    last = len(COMPUTE_TIMINGS) - 1
+    return _first_timing_of_each_run([row for row in rows if row.kind == Kind.LATENCY and row.metric not in HOST_TIMINGS],
+                                     COMPUTE_TIMINGS)
+
+
+# The order a README picks each run's timing in (:func:`shown_rows`): the timings of its work, then those of the
+# host alone, so that a run which gives only an enqueue or copy time still shows it rather than vanish.
+SHOWN_TIMINGS = (*COMPUTE_TIMINGS, "enqueue", "h2d", "d2h")
+
+
+def shown_rows(rows) -> list[Row]:
+    """The latency rows of ``rows`` (an iterable of rows; other kinds are left
+    out) that a README's latency tables, chart and side findings show, in row
+    order: of each run (:func:`run_of`), the rows with a figure (a value, or
+    a range over unlisted rows) of the first timing of :data:`SHOWN_TIMINGS`
+    it gives, every statistic of it. trtexec's six timings of one engine
+    show its GPU compute time; a ``collect run --cpu`` run, which gives only
+    its end-to-end time, shows that beside a GPU run's CUDA-event time, each
+    in the table of its own signature (one timing a study, as before, hid
+    every run that lacked it). Of the rows with a value these are
+    :func:`compute_rows`' (where a run gives any), so a side finding SG208
+    makes rests on figures the tables print."""
+    latency = [row for row in rows if row.kind == Kind.LATENCY and (row.value is not None or row.is_range)]
+    return _first_timing_of_each_run(latency, SHOWN_TIMINGS)
+
+
+def _first_timing_of_each_run(latency: list[Row], order: tuple[str, ...]) -> list[Row]:
+    """The rows of ``latency`` (latency rows) of each run's (:func:`run_of`)
+    first timing in ``order`` (which holds ``unspecified``), in row order; a
+    timing outside ``order`` ranks as ``unspecified``: a figure whose timing
+    no table names says no more than one whose source does not say."""
+    rank = {timing: place for place, timing in enumerate(order)}
+    last = rank["unspecified"]
     runs = [run_of(row) for row in latency]  # once a row: a key made anew is a third of this function's time
     best: dict[tuple, int] = {}
     for row, run in zip(latency, runs):
-        best[run] = min(best.get(run, last), rank.get(row.metric, last))
+        best[run] = min(best.get(run, len(order)), rank.get(row.metric, last))
     return [row for row, run in zip(latency, runs) if rank.get(row.metric, last) == best[run]]
 
 

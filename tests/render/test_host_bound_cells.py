@@ -273,13 +273,13 @@ def test_a_study_timed_by_the_host_clock_only_shows_its_latencies_and_no_gpu_wai
     assert "- fp16 on H100 80GB HBM3 at 224 x 224 (eager) is slower than fp32 with 0.58 ms against 0.45 ms." in lines
 
 
-def test_the_timing_shown_is_the_records_only_one_else_gpu_compute(tmp_path):
-    from studygen.study.timing import shown_timing
+def test_the_timing_shown_is_each_runs_timing_of_its_work(tmp_path):
+    from studygen.study.timing import shown_rows
 
     eager = torch_latency("fp32", "eager", 5.0, 1.0)
     cpu = cpu_latency("fp32", 0.445, 0.450)
-    trtexec_like = dict(eager, timing="host_latency")
-    for results, shown in (([eager], "gpu_compute"), ([cpu], "end_to_end"), ([eager, cpu], "gpu_compute"),
-                           ([cpu, trtexec_like], "gpu_compute"), ([], None)):
+    same_run_host = dict(eager, timing="host_latency", value_ms=5.2)  # the eager run's host latency: one run
+    for results, shown in (([eager], [5.0]), ([cpu], [0.445]), ([eager, cpu], [5.0, 0.445]),
+                           ([eager, same_run_host], [5.0]), ([cpu, same_run_host], [0.445, 5.2]), ([], [])):
         rows = study_of(tmp_path / str(len(list(tmp_path.iterdir()))), results).rows
-        assert shown_timing(rows) == shown, results
+        assert [row.value for row in shown_rows(rows)] == shown, results
