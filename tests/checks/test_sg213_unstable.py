@@ -153,6 +153,28 @@ def test_a_sentence_that_says_its_figure_is_unstable_or_a_field_not_printed_pass
     assert sg213_unstable.quoted_unstable(short, None) == []  # two significant digits: a round figure, no quotation
 
 
+def test_a_semicolon_joins_the_clause_that_says_the_figure_is_unstable(tmp_path):
+    # a second new user's trial: "... 0.04395 ms at batch 4; trtexec flagged every one of these timings as
+    # unstable." was warned for each figure, the sentence cut at its semicolon
+    joined = prose_study(tmp_path, "Not shipped. fp32 takes 14.17 ms at batch 1; both runs were flagged unstable.",
+                         [unstable_fp32()])
+    assert sg213_unstable.quoted_unstable(joined, None) == []
+    # the next sentence (after a full stop) says nothing of this one's figure; nor does an earlier one
+    apart = prose_study(tmp_path / "apart", "Runs were unstable. fp32 takes 14.17 ms at batch 1. Ship it.",
+                        [unstable_fp32()])
+    assert [f.key for f in sg213_unstable.quoted_unstable(apart, None)] == ["/decision/summary 14.17 ms"]
+    after = prose_study(tmp_path / "after", "fp32 takes 14.17 ms. The next run was unstable.", [unstable_fp32()])
+    assert [f.key for f in sg213_unstable.quoted_unstable(after, None)] == ["/decision/summary 14.17 ms"]
+
+
+def test_whole_sentence_ends_at_full_stops_only():
+    text = "First one. Then 14.17 ms; flagged! Last? yes"
+    assert sg213_unstable.whole_sentence(text, text.index("14.17")) == " Then 14.17 ms; flagged!"
+    assert sg213_unstable.whole_sentence(text, 0) == "First one."
+    assert sg213_unstable.whole_sentence(text, len(text) - 1) == " yes"
+    assert sg213_unstable.whole_sentence("v1.5 is 14.17 ms", 8) == "v1.5 is 14.17 ms"  # a decimal point ends none
+
+
 def test_a_quote_in_microseconds_is_read_in_milliseconds(tmp_path):
     study = prose_study(tmp_path, "fp32 takes 14172 us.", [unstable_fp32()])
     assert [f.key for f in sg213_unstable.quoted_unstable(study, None)] == ["/decision/summary 14172 us"]
