@@ -36,14 +36,24 @@ def sentence_at(text: str, start: int) -> str:
     """The sentence of ``text`` around offset ``start`` (ended by ``.``, ``!``,
     ``?`` or ``;`` before a space, so a decimal point ends none; one just
     before ``start`` ends one too)."""
+    begin, end = sentence_bounds(text, start)
+    return text[begin:end]
+
+
+def sentence_bounds(text: str, start: int) -> tuple[int, int]:
+    """``(begin, end)`` offsets of :func:`sentence_at`'s sentence in ``text``,
+    both found in the text's sentence ends (listed once a text), so that a
+    caller asking for each of thousands of names in one long sentence does
+    not scan that sentence again for each."""
+    ends = _sentence_ends(text)
+    before = bisect_left(ends, start)  # the ends before start
     if start > 0 and text[start - 1] in ".!?;":
         begin = start
     else:
-        ends = _sentence_ends(text)
-        before = bisect_left(ends, start)  # the ends before start
         begin = ends[before - 1] if before else 0
-    end = _SENTENCE_END.search(text, start)
-    return text[begin:end.start() if end else len(text)]
+    # an end mark lies one character before its end offset: the first at or after start closes the sentence
+    after = bisect_left(ends, start + 1, before)
+    return begin, ends[after] - 1 if after < len(ends) else len(text)
 
 
 @lru_cache(maxsize=8)
@@ -127,4 +137,4 @@ def quotations(spec) -> list[tuple[tuple, int, str, str, str]]:
 
 
 __all__ = ["MAX_QUOTED_CHARACTERS", "MIN_SIGNIFICANT", "ap_factor", "decimals_of", "matches", "printed_as", "quotations",
-           "quoted_figures", "sentence_at", "significant_digits"]
+           "quoted_figures", "sentence_at", "sentence_bounds", "significant_digits"]

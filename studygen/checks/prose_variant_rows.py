@@ -81,14 +81,17 @@ def _names(variants: dict[str, dict]) -> list[tuple[re.Pattern, str]]:
 def _named_variants(clause: str, names) -> list[str]:
     """The variants ``clause`` names, in the order it names them first, a
     longer name taking the text it shares with a shorter one."""
-    taken: list[tuple[int, int]] = []
+    # each character a name took: a match is tested against its own span, where testing it against every earlier
+    # match took minutes on a 200 KB clause naming variants thousands of times
+    taken = bytearray(len(clause))
     found: list[tuple[int, str]] = []
     for pattern, name in names:
         for match in pattern.finditer(clause):
-            if any(match.start() < end and start < match.end() for start, end in taken):
+            start, end = match.span()
+            if any(taken[start:end]):
                 continue
-            taken.append(match.span())
-            found.append((match.start(), name))
+            taken[start:end] = b"\x01" * (end - start)
+            found.append((start, name))
     return list(dict.fromkeys(name for _, name in sorted(found)))
 
 

@@ -45,13 +45,15 @@ check said nothing.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
+from functools import lru_cache
 
 from ..findings import Finding
 from ..patterns import lazy_compile
 from ..records.keys import measured_without_gpu
 from ..records.load import yaml_text_line
 from ..study.placeholders import claim_strings
-from .prose_figures import quoted_figures, sentence_at
+from .prose_figures import quoted_figures, sentence_bounds
 
 CODE = "SG224"
 GPU_MODEL = lazy_compile(
@@ -120,16 +122,23 @@ def check(context) -> list[Finding]:
         return []
     readme, findings = context.rendered_readme, []
     shown = None
+    printed: dict[str, bool] = {}  # GPU as written -> whether the README prints it
     for path, text in claim_strings(study.spec):
         in_title = path == ("title",)
+        # clause (begin, end) -> whether it names a GPU without a result of its own: read once a clause, since a
+        # clause naming thousands of GPUs was read again for each, minutes a 200 KB field
+        unread: dict[tuple[int, int], bool] = {}
         for match in GPU_MODEL.finditer(text):
             named = match.group(1)
             if is_measured(model_key(named), measured):
                 continue
-            said = clause_at(text, match.start())
-            if ELSEWHERE.search(said) or not (in_title or states_result(said)):
+            bounds = clause_bounds(text, match.start())
+            if bounds not in unread:
+                said = text[bounds[0]:bounds[1]]
+                unread[bounds] = bool(ELSEWHERE.search(said)) or not (in_title or states_result(said))
+            if unread[bounds]:
                 continue
-            if readme is not None and named not in readme:
+            if readme is not None and printed.setdefault(named, named in readme) is False:
                 continue  # a field the README does not print publishes nothing
             shown = shown or ", ".join(sorted({str(r.provenance.get("gpu") or "no GPU") for r in study.records}))
             pointer = "/" + "/".join(map(str, path))
@@ -148,11 +157,28 @@ def clause_at(text: str, start: int) -> str:
     (:func:`~studygen.checks.prose_figures.sentence_at`) cut at a colon
     before and after it, so that "Not shipped:" denies nothing of what
     follows."""
-    sentence = sentence_at(text, start)
-    offset = start - text.rfind(sentence, 0, start + len(sentence))  # where start lies in its sentence
-    begin = max((match.end() for match in _CLAUSE_END.finditer(sentence, 0, offset)), default=0)
-    after = _CLAUSE_END.search(sentence, offset)
-    return sentence[begin:after.start() if after else len(sentence)]
+    begin, end = clause_bounds(text, start)
+    return text[begin:end]
+
+
+def clause_bounds(text: str, start: int) -> tuple[int, int]:
+    """``(begin, end)`` offsets in ``text`` of :func:`clause_at`'s clause,
+    from the sentence's bounds and the text's colons, each listed once a
+    text (a colon at the sentence's last character ends no clause: a
+    sentence end follows it, not a space)."""
+    sentence_begin, sentence_end = sentence_bounds(text, start)
+    colons = _colons(text)  # offsets of each clause-ending colon, ascending
+    # a colon opens the clause when the space after it lies before start; the first at or after start ends it
+    before = bisect_left(colons, start - 1)
+    begin = colons[before - 1] + 1 if before and colons[before - 1] >= sentence_begin else sentence_begin
+    after = bisect_left(colons, start, before)
+    end = colons[after] if after < len(colons) and colons[after] < sentence_end - 1 else sentence_end
+    return begin, end
+
+
+@lru_cache(maxsize=8)
+def _colons(text: str) -> list[int]:
+    return [match.start() for match in _CLAUSE_END.finditer(text)]
 
 
 def states_result(clause: str) -> bool:

@@ -32,8 +32,13 @@ BLOCK_HEADERS = ("Engine Layer Information:", "Layers:")
 VERBOSE_LAYER = re.compile(r"^Layer\((?P<type>[^)]*)\): (?P<name>.*?), Tactic: (?P<tactic>\S+), (?P<io>.*)$")
 # a tensor's type in the verbose form: "name (Int8[1,3,224,224])" (8.5 on) or "name[Float(-2,1,28,28)]" (8.0-8.4)
 VERBOSE_TYPE = re.compile(r"\((?P<later>[A-Za-z]\w*)\[|\[(?P<earlier>[A-Za-z]\w*)\(")
-DETAILED_LAYER = re.compile(r"^Name: (?P<name>.*?), LayerType: (?P<type>[^,]*), Inputs: \[(?P<inputs>.*?)\], Outputs: ")
-DETAILED_TYPE = re.compile(r"(?:Format/Datatype|DataType): (?P<type>[^,}]*?)\s*[,}]")
+# the head of a --dumpLayerInfo line; its inputs run to the first "], Outputs: " after it (found with str.find: a
+# lazy ".*?" before that text retried at every ", LayerType: " made a long garbled line quadratic, minutes a MB)
+DETAILED_LAYER = re.compile(r"^Name: (?P<name>.*?), LayerType: (?P<type>[^,]*), Inputs: \[")
+INPUTS_END = "], Outputs: "
+# an input's type up to the next comma or brace, trailing spaces stripped after the match (a lazy type before
+# "\s*" backtracked over every split of a long run of spaces)
+DETAILED_TYPE = re.compile(r"(?:Format/Datatype|DataType): (?P<type>[^,}]*)[,}]")
 DETAILED_PARAMETER = re.compile(r", ParameterType: (?P<type>[^,]+)")
 DETAILED_TACTIC = re.compile(r", TacticName: (?P<tactic>[^,]+)")
 NUMERIC_TACTIC = re.compile(r"^-?(?:0x[0-9a-fA-F]+|\d+)$")
@@ -55,11 +60,12 @@ def printed_layer(line: str) -> tuple[str, LayerKernel] | None:
         return found.group("name"), LayerKernel(work=found.group("type"),
                                                 tactic=None if NUMERIC_TACTIC.match(tactic) else tactic,
                                                 input_types=types)
-    if found := DETAILED_LAYER.match(line):
-        first = DETAILED_TYPE.search(found.group("inputs"))
-        parameter = DETAILED_PARAMETER.search(line, found.end())
-        tactic = DETAILED_TACTIC.search(line, found.end())
+    if (found := DETAILED_LAYER.match(line)) and (inputs_end := line.find(INPUTS_END, found.end())) >= 0:
+        first = DETAILED_TYPE.search(line, found.end(), inputs_end)
+        after = inputs_end + len(INPUTS_END)
+        parameter = DETAILED_PARAMETER.search(line, after)
+        tactic = DETAILED_TACTIC.search(line, after)
         work = " ".join(filter(None, (found.group("type").strip(), parameter and parameter.group("type").strip())))
         return found.group("name"), LayerKernel(work=work, tactic=tactic.group("tactic").strip() if tactic else None,
-                                                input_types=(first.group("type"),) if first else ())
+                                                input_types=(first.group("type").rstrip(),) if first else ())
     return None

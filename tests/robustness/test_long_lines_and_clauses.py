@@ -1,0 +1,76 @@
+"""Readers added in session 23 that went quadratic on one long line or clause
+(an attack, session 23): a garbled ``--dumpLayerInfo`` line held collect
+trtexec for hours, and a study-file field naming one unmeasured GPU or two
+variants tens of thousands of times held check for minutes.
+
+Each case runs in a child process under a timeout: a budget for the test run
+only (before the fix each ran far past it), no figure asserted; the values it
+prints are asserted.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from studygen.checks.prose_variant_rows import _named_variants, _names
+from studygen.collect.trtexec.printed_layers import printed_layer
+from tests.conftest import REPO
+
+
+def child(code: str, cwd=None):
+    """What the Python ``code`` prints as JSON, run in a child process under a two-minute budget."""
+    done = subprocess.run([sys.executable, "-c", code], cwd=cwd, env={**os.environ, "PYTHONPATH": str(REPO)},
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_a_garbled_dump_layer_info_line_of_a_megabyte_reads_as_no_layer_or_its_own_type():
+    # 40,000 heads with no "], Outputs: ": each was a start for a scan to the line's end
+    # 1 MB of spaces in an input's type: each split of the run between the type and "\s*" was tried
+    read = child(
+        "import json; from studygen.collect.trtexec.printed_layers import printed_layer as p\n"
+        "heads = p('Name: a' + ', LayerType: x, Inputs: [' * 40000)\n"
+        "spaces = p('Name: n, LayerType: Conv, Inputs: [ { Format/Datatype: Half' + ' ' * 1000000 + '}], Outputs: ')\n"
+        "print(json.dumps([heads, spaces and [spaces[0], spaces[1].work, list(spaces[1].input_types)]]))")
+    assert read == [None, ["n", "Conv", ["Half"]]]
+
+
+def test_a_dump_layer_info_line_reads_as_before():
+    line = ("Name: conv1 + Relu, LayerType: CaskConvolution, Inputs: [ { Name: 176, Location: Device, Format/Datatype: "
+            "Row major Int8 format  }, { Name: w, Format/Datatype: Row major linear FP32 }], Outputs: [ { Name: 191, "
+            "Format/Datatype: Thirty-two wide channel vectorized row major Int8 format }], ParameterType: Convolution, "
+            "TacticName: sm80_xmma_fprop_implicit_gemm_interleaved_i8i8_i8i32_f32, Metadata: x")
+    name, kernel = printed_layer(line)
+    assert (name, kernel.work, kernel.tactic, kernel.input_types) == (
+        "conv1 + Relu", "CaskConvolution Convolution", "sm80_xmma_fprop_implicit_gemm_interleaved_i8i8_i8i32_f32",
+        ("Row major Int8 format",))
+    # no "], Outputs: " after the inputs: no layer, as the single pattern read it
+    assert printed_layer("Name: a, LayerType: b, Inputs: [ { Format/Datatype: Half }]") is None
+
+
+def test_a_decision_naming_an_unmeasured_gpu_forty_thousand_times_is_read_once_a_clause(tmp_path):
+    # one clause of 200 KB: each A100 read the whole clause again (its sentence, denial, result and README tests)
+    found = child(
+        "import json, pathlib\n"
+        "from studygen.checks import CheckContext, sg224_unmeasured_gpu\n"
+        "from tests.checks.test_sg224_unmeasured_gpu import findings\n"
+        "denied = findings(pathlib.Path('denied'), summary='A100 ' * 40000 + 'is not 2x faster.')\n"
+        "stated = findings(pathlib.Path('stated'), summary='Not shipped: ' + 'A100 ' * 40000 + 'is 2x faster.')\n"
+        "print(json.dumps([len(denied), len(stated), stated[0].key, stated[0].line, stated[-1].line]))", cwd=tmp_path)
+    # the summary starts on line 26 of the study file and YAML folds it over 2,501 lines
+    assert found == [0, 40000, "/decision/summary A100", 26, 2526]
+
+
+def test_a_clause_naming_two_variants_a_hundred_thousand_times_each_names_two():
+    names = _names({"fp16": {}, "fp32": {"label": "fp32 baseline"}, "int8": {}, "int8-qdq": {}})
+    # each match was tested against every earlier one: 200,000 matches ran for hours
+    assert child("import json; from studygen.checks.prose_variant_rows import _named_variants, _names\n"
+                 "names = _names({'fp16': {}, 'fp32': {}})\n"
+                 "print(json.dumps(_named_variants('fp32 is slower than fp16, ' * 100000, names)))") == ["fp32", "fp16"]
+    # a longer name keeps the text it shares with a shorter one, a label names its variant
+    assert _named_variants("int8-qdq against the fp32 baseline and fp16", names) == ["int8-qdq", "fp32", "fp16"]
+    assert _named_variants("int8-qdq beats int8", names) == ["int8-qdq", "int8"]
