@@ -214,10 +214,13 @@ def timing_name(row: Row) -> str:
 
 
 def thread_words(threads) -> str:
-    """`` with 4 intra-op threads`` (`` with 1 intra-op thread``), or '' for None."""
+    """`` with 4 intra-op threads`` (`` with 1 intra-op thread``), or '' for None.
+    A count is printed as a whole number: JSON Schema's integer takes ``2.0``,
+    which printed "2.0 intra-op threads" (an attack)."""
     if threads is None:
         return ""
-    return f" with {threads} intra-op thread{'' if threads == 1 else 's'}"
+    count = int(threads)
+    return f" with {count} intra-op thread{'' if count == 1 else 's'}"
 
 
 def timing_names(rows) -> list[str]:

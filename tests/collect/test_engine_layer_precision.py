@@ -154,6 +154,8 @@ def test_the_real_qat_log_still_fits_int8():
                  ("Channel major FP16 format where channel % 8 == 0",)), {"fp16"}),
     (LayerKernel("kgen", "__myl_CastReshCast_0x5baf1ddb7083512f99818d0d7872c872", ("Int32",)), set()),
     (LayerKernel("CaskConvolution", None, ("Row major linear BF16 format",)), {"bf16"}),
+    # "imma" inside a name a Myelin tactic carries is no INT8 math (an attack: a Gemma model was refused)
+    (LayerKernel("kgen", "__myl_Gemma_Dimma_0x5baf1ddb", ("Float",)), set()),
 ])
 def test_what_a_layer_runs_at(kernel, read):
     assert set(layer_precisions(kernel)) == set(read)

@@ -1,7 +1,7 @@
 """The timing signature in words (studygen.study.timing.describe): what the
 generic template prints above each latency table and SG212 prints per figure."""
 
-from studygen.study.timing import describe
+from studygen.study.timing import describe, thread_words
 
 
 def test_a_trtexec_signature_reads_as_a_reviewer_says_it():
@@ -87,3 +87,10 @@ def test_a_measurement_of_one_row_is_not_asked_its_jobs():
     from studygen.study.timing import reported_by_several_jobs
 
     assert reported_by_several_jobs([_LoneRow(("a",)), _LoneRow(("b",))]) == {}
+
+
+def test_a_thread_count_prints_as_a_whole_number():
+    # JSON Schema's integer takes 2.0: the README printed "2.0 intra-op threads" (an attack)
+    assert thread_words(2.0) == thread_words(2) == " with 2 intra-op threads"
+    assert thread_words(1.0) == " with 1 intra-op thread"
+    assert thread_words(None) == ""

@@ -45,8 +45,9 @@ TYPE_WORDS = (("int8", re.compile(r"\bint8\b", re.IGNORECASE)),
               ("bf16", re.compile(r"\bbf16\b|bfloat16", re.IGNORECASE)),
               ("int4", re.compile(r"\bint4\b", re.IGNORECASE)),
               ("fp4", re.compile(r"\bfp4\b|e2m1", re.IGNORECASE)))
-# what a tactic's name says of its math; "i8" only at a word's start ("_i8i8_", "_i8f32_", "_i8816cudnn_")
-TACTIC_WORDS = (("int8", re.compile(r"(?<![a-z0-9])(?:i8|int8)|imma", re.IGNORECASE)), ("fp8", FP8_TYPE))
+# what a tactic's name says of its math; "i8" and "imma" only at a word's start ("_i8i8_", "_i8f32_",
+# "_i8816cudnn_", "int8x4_imma_"), not inside a name a tactic carries ("__myl_Gemma_Dimma": an attack refused it)
+TACTIC_WORDS = (("int8", re.compile(r"(?<![a-z0-9])(?:i8|int8|imma)", re.IGNORECASE)), ("fp8", FP8_TYPE))
 DATA_MOVEMENT = re.compile(r"reformat|no-?op|shuffle|constant|\bcast\b|quantize", re.IGNORECASE)
 COPY_NODE = "Reformatting CopyNode"
 MAX_SHOWN = 80  # characters of a layer name or tactic a message quotes
