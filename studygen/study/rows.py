@@ -83,6 +83,9 @@ class Row:
     # the row's timing signature, made on first use (:func:`studygen.study.timing.timing_signature`):
     # several checks and the charts group every latency row by it
     signature: tuple | None = field(default=None, init=False, repr=False)
+    # the run the row's figure belongs to, made on first use (:func:`studygen.study.timing.run_of`): the checks'
+    # compute timings and every README table, chart and side finding's shown timings pick each run's timing by it
+    run: tuple | None = field(default=None, init=False, repr=False)
     # what the figure's addends carry (:meth:`carried_decimals`), made on first use: render asks it for every
     # printed kernel time, and a profiled total's addends are every kernel time of its record
     # digits carried by its addends (int, or None), or _UNMADE until carried_decimals first works them out
