@@ -20,7 +20,12 @@ timings when
 
 A comparison that a modal of inability governs ("we cannot tell whether
 fp16 is faster than fp32": :func:`~studygen.lint.undecided.undecided`) says
-the data do not decide, and is not read.
+the data do not decide, and is not read; nor is one in a clause that states
+no result of the study (:func:`~studygen.lint.unstated.states_no_result`): an
+expectation or a plan, a supposition ("if fp16 were faster than fp32, we
+would ship it"), another source's result ("the vendor claims", "earlier work
+found") or an open question ("it remains to be seen whether", "may or may
+not"). Case (an attack, session 23): six such sentences were SG212 errors.
 
 A sentence printing a time figure (ms, µs, s, ns) is not read here: its
 comparison has its figures, which :mod:`.prose_timings` resolves to rows
@@ -40,6 +45,7 @@ from dataclasses import dataclass
 
 from ..lint.prose_changes import changes_of
 from ..lint.undecided import undecided
+from ..lint.unstated import states_no_result
 from ..lint.variant_pairs import CLAUSE_END_RE, DURATION_UNITS, TIME, kinds_named
 from ..patterns import lazy_compile
 from ..records.kinds import Kind
@@ -131,7 +137,7 @@ def variant_comparisons(sentence, variants: dict[str, dict]) -> list[VariantComp
             continue
         comparative = _comparative(clause, changes)
         # "we cannot tell whether fp16 is faster than fp32" says the data do not decide: no comparison made
-        if comparative is not None and not undecided(clause, *comparative.span()):
+        if comparative is not None and not (undecided(clause, *comparative.span()) or states_no_result(clause)):
             found.append(VariantComparison(" ".join(comparative.group(0).split()), *named))
     return found
 

@@ -131,3 +131,29 @@ def test_an_explanation_makes_it_a_notice(tmp_path):
         explanations=[{"code": "SG212", "key": "/decision/summary fp16 against fp32", "text": text}]))
     (finding,) = [f for f in run_checks(study) if f.code == "SG212"]
     assert finding.severity == NOTICE and finding.waived_reason == "explained: " + text
+
+
+@pytest.mark.parametrize("sentence", [
+    "We expected fp16 to be faster than fp32 at batch 1.",  # an expectation
+    "We will check whether fp16 is faster than fp32 at batch 1 next quarter.",  # a plan
+    "If fp16 were faster than fp32 at batch 1, we would ship it.",  # a supposition
+    "fp16 could be faster than fp32 at batch 1.",
+    "The vendor claims fp16 is 2x faster than fp32 at batch 1.",  # another source's result
+    "Earlier work found fp16 faster than fp32 at batch 1.",
+    "At batch 1 fp16 is faster than fp32 (Lee et al., 2022).",
+    "It remains to be seen whether fp16 is faster than fp32 at batch 1.",  # a question left open
+    "At batch 1 fp16 may or may not be faster than fp32.",
+])
+def test_a_comparison_the_study_does_not_state_as_its_result_is_not_read(tmp_path, sentence):
+    # an attack's sentences (session 23): each was an SG212 error against the rows' builds
+    assert _findings(tmp_path, sentence) == []
+
+
+@pytest.mark.parametrize("sentence", [
+    "As expected, fp16 is faster than fp32 at batch 1.",  # the expectation met: a result
+    "At batch 1 we found fp16 faster than fp32.",  # the study's own finding
+    "In May, fp16 was faster than fp32 at batch 1.",  # a month, no supposition
+])
+def test_a_result_beside_words_of_expectation_or_finding_is_still_read(tmp_path, sentence):
+    (finding,) = _findings(tmp_path, sentence)
+    assert finding.key == "/decision/summary fp16 against fp32"

@@ -133,3 +133,29 @@ def test_prose_that_claims_no_result_or_is_not_printed_is_not_read(tmp_path):
     assert sg224_unmeasured_gpu.check(CheckContext(study)) == []
     unprinted = "{{ generated_note }}\n\n# {{ study.title }}\n"
     assert findings(tmp_path / "unprinted", summary="On the A100 it takes 3.0 ms.", template=unprinted) == []
+
+
+def test_a_clause_that_cites_plans_or_asks_states_no_result(tmp_path):
+    # an attack's sentences (session 23), each warned in a study measured on other GPUs
+    leave = ["NVIDIA's A100 datasheet lists FP16 tensor math as 2x faster than TF32.",
+             "A T4 would need about 0.5 ms, as estimated from its spec sheet.",  # cited, though supposed
+             "Results on the A100 (Smith et al., 2023) show a 1.5x speedup for fp16.",
+             "See https://example.com/a100 for A100 figures, where fp16 is 2x faster.",
+             "The vendor claims the L4 is 2x faster.",
+             "We will rerun this on an A100 to see whether fp16 is faster.",
+             "We expected the L40S to be 1.5x faster.",
+             "Whether the A100 is faster is unknown."]
+    for index, sentence in enumerate(leave):
+        assert findings(tmp_path / str(index), summary=sentence, gpus=("NVIDIA GeForce GTX 1070",)) == [], sentence
+
+
+def test_a_supposed_or_expected_result_that_is_stated_is_still_reported(tmp_path):
+    # a supposition asserts the result on a GPU the study never ran on (a new user's case); an expectation met is a
+    # result; a fleet "where fp16 kernels are faster" states a speed on the T4 and L4 with no source for it
+    stated = {"If we had an A100, fp16 would likely be faster there too.": ["A100"],
+              "On an H100, bf16 might be faster than fp32.": ["H100"],
+              "As expected, the A100 is 1.3x faster.": ["A100"],
+              "The decision applies to the T4 and L4 fleet, where fp16 kernels are faster by design.": ["L4", "T4"]}
+    for index, (sentence, named) in enumerate(stated.items()):
+        found = findings(tmp_path / str(index), summary=sentence, gpus=("NVIDIA GeForce GTX 1070",))
+        assert sorted(f.key.split(" ", 1)[1] for f in found) == named, sentence
