@@ -10,8 +10,9 @@ two words before it; the reference's is the first after "than" and the
 reference's name, printed in parentheses or after "at", "with", "takes" (not
 "by": a difference), within 40 characters (a shape between them names rows,
 it is no figure). Two figures in one parenthesis after the clause ("faster
-than fp32 (0.03882 against 0.03613 ms)") are read only where something says
-whose each is, as writers list such a pair in either order:
+than fp32 (0.03882 against 0.03613 ms)", maybe closed by a remark without
+figures: ", unstable)") are read only where something says whose each is, as
+writers list such a pair in either order:
 
 - a place phrase after the first figure (and maybe one after the second:
   "0.2754 ms on the RTX 3080 against 1.398 ms on the RTX 3070") whose words,
@@ -109,6 +110,10 @@ _NEXT_PAIR_RE = lazy_compile(r"\s*,?\s*and\s", re.IGNORECASE)
 # 0.32 ms"): what was hoped or supposed, which its figures may well disprove, is no claim of the writer's
 _HEDGED_RE = lazy_compile(r"\b(?:expect\w*|hop(?:e|es|ed|ing)|should|would|could|might|may|if|whether|predict\w*|"
                           r"suppos\w*|assum\w*|(?:un)?likely|claim\w*|thought|believed)\b", re.IGNORECASE)
+# what may close the parenthesis after its pair: a remark of up to 60 characters, no figure and no parenthesis in it
+# ("(0.04395 against 0.03613 ms, unstable)", "(...; both flagged unstable)"); a new user's trial: that word hid a
+# comparison whose two figures go the other way
+_REMARK_RE = lazy_compile(r"[,;][^()\d]{1,60}\)")
 _PAIR_GAP_RE = lazy_compile(r"\s*(?:vs\.?|versus|against|compared\s+(?:to|with)|and)\s*", re.IGNORECASE)
 _ARTICLES = frozenset({"the", "a", "an"})  # no words of a place phrase that name a side
 _CELLS = 8  # cells printing one figure that are tried for its owner (a figure printed more often names no one cell)
@@ -132,10 +137,14 @@ _LEAD_RE = lazy_compile(r"[^;:()\d]{0,40}")
 _JOINED_CLAUSE_RE = lazy_compile(r"\b(?:and|but|yet|while|whereas)\b", re.IGNORECASE)
 
 
-def comparison_findings(document: Document) -> list[tuple[int, str, str]]:
+def comparison_findings(document: Document, refuted: set[tuple[int, str, frozenset[str]]] | None = None,
+                        ) -> list[tuple[int, str, str]]:
     """``(line, message, hint)`` of each comparison of the document whose two
     printed figures go the other way than its comparative says, and of each
-    change ("drops from A to B") whose figures go the other way than its verb."""
+    change ("drops from A to B") whose figures go the other way than its verb.
+    Each such comparison with a ratio right before its comparative ("1.22x
+    faster than") adds ``(line, the ratio's text, its two figures' texts)`` to
+    ``refuted``, so that SG103's table readers do not state the same fault again."""
     found = []
     for block in document.prose:
         if not block.has_digits:
@@ -144,7 +153,7 @@ def comparison_findings(document: Document) -> list[tuple[int, str, str]]:
             # the block's folded text (as the patterns read case): "FASTER THAN" is a comparison too
             lowered = block.lowered[sentence.start:sentence.end]
             if len(sentence.tokens) >= 2 and ("than" in lowered or ":" in lowered):
-                found.extend(_sentence_findings(document, sentence))
+                found.extend(_sentence_findings(document, sentence, refuted))
             if len(sentence.tokens) >= 2 and "from" in lowered:
                 found.extend(_change_findings(sentence))
     return found
@@ -256,7 +265,8 @@ def _pair_after_colon(text: str, sentence: Sentence, figures: list[Figure], matc
     return (first, second) if first_is_subject else (second, first)
 
 
-def _sentence_findings(document: Document, sentence: Sentence) -> list[tuple[int, str, str]]:
+def _sentence_findings(document: Document, sentence: Sentence,
+                       refuted: set[tuple[int, str, frozenset[str]]] | None = None) -> list[tuple[int, str, str]]:
     text = sentence.block.text
     found = []
     for match, subject, reference in _comparisons(document, sentence):
@@ -264,11 +274,24 @@ def _sentence_findings(document: Document, sentence: Sentence) -> list[tuple[int
         sign = wanted_sign(_DIRECTIONS[match.group(1).lower()], kind_of_unit(unit))
         if goes_against(subject, reference, sign):
             wanted = "smaller" if sign < 0 else "larger"
+            ratio = _ratio_before(sentence, match.start())
+            if ratio is not None and refuted is not None:
+                refuted.add((sentence.line_at(ratio.start), ratio.text, frozenset((subject.text, reference.text))))
             found.append((sentence.line_at(match.start()),
                           f"'{match.group(0).strip()}' goes the wrong way: {_as_written(text, subject)} should be the "
                           f"{wanted} of the two figures, but {_as_written(text, reference)}, the one it is compared "
                           f"with, is {wanted}", HINT))
     return found
+
+
+def _ratio_before(sentence: Sentence, start: int) -> Figure | None:
+    """The ratio or percentage printed right before the comparative at ``start`` ("1.22x| faster than"), else None."""
+    text = sentence.block.text
+    for token in sentence.tokens:
+        figure = token.figure
+        if figure is not None and figure.unit in RATIO_UNITS and figure.end <= start and not text[figure.end:start].strip():
+            return figure
+    return None
 
 
 def compared_operands(document: Document, sentence: Sentence, ordered: bool = True) -> list[tuple[str, Figure, Figure]]:
@@ -428,7 +451,8 @@ def _pair_opened(text: str, sentence: Sentence, figures: list[Figure], opening: 
         places = (first_place, second_place)
     rest = text[closed:sentence.end].lstrip()
     if lead == "(":
-        ends = (rest[:1] or ".") in ")"
+        # "(0.04395 against 0.03613 ms, unstable)": a remark without figures after the pair leaves it the pair
+        ends = (rest[:1] or ".") in ")" or _REMARK_RE.match(rest) is not None
     else:
         ends = (rest[:1] or ".") in ").,;:" or (lead in ",:" and _NEXT_PAIR_RE.match(text, closed) is not None)
     if any(not is_label_number(f) for f in after if second.end < f.start < closed) or not ends:

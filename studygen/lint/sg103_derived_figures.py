@@ -141,8 +141,11 @@ def check(document: Document) -> list[Finding]:
             if len(sentence.tokens) >= 3:
                 findings.extend(_prose_findings(document, sentence, recomputed, printed_units))
     # a ratio whose sentence prints the table cells it is read from is one fault: the table reader does not repeat it
+    # a ratio whose comparison prints two figures going the other way is reported by that reading, not again
+    # against the table cells printing those figures
+    comparisons = comparison_findings(document, recomputed)
     prose = [*share_findings(document), *ratio_findings(document, recomputed, printed_units), *row_ratio_findings(document),
-             *change_findings(document, recomputed), *comparison_findings(document), *prose_average_findings(document),
+             *change_findings(document, recomputed), *comparisons, *prose_average_findings(document),
               *total_share_findings(document)]
     # a figure between two things a one-table reader has already found wanting is not reported twice; by line
     # and figure, as every message opens with its figure: a generated README prints a study file's paragraph
@@ -532,6 +535,9 @@ def _prose_findings(document: Document, sentence, recomputed: set[tuple[int, str
             sign = wanted_sign(written[0], kind_of_unit(claim.subject.unit)) if written and not sign_unsettles_word(derived) else None
             if goes_against(claim.subject, claim.reference, sign):
                 findings.append(_direction_finding(document, sentence, claim, written))
+                # the same fault read from table cells printing these figures is not stated again
+                recomputed.add((sentence.line_at(derived.start), derived.text,
+                                frozenset((claim.subject.text, claim.reference.text))))
                 continue
             orders = orders + reading.claimed
         # any pair of the sentence the figure follows from clears it ("from c=1 to c=64 ... 64x"); a part and its

@@ -1,6 +1,7 @@
 """Ratios written in words (SG103): "twice as fast as", "three times as
 large as", "1.5 times as fast as", "half as fast as", "half the time of",
-"a third of the latency that ... takes", "twice the memory of".
+"a third of the latency that ... takes", "twice the memory of", "halves the
+GPU compute time of", "doubled the latency relative to".
 
 Each is the ratio it states, read by the same readers as a ratio printed
 ``2x`` (:func:`~studygen.lint.figures.tokenize` gives it as a figure in
@@ -14,7 +15,11 @@ by :func:`~studygen.lint.ratio_direction.written_direction`) is that of the
 adjective ("as fast as": the subject is the better; "as slow as", "as large
 as") or, for "the <quantity> of", the subject's figure the larger; a part
 ("half", "a third") turns it round: "half as fast as" is 2x slower, "half
-the time of" 2x less time.
+the time of" 2x less time. Up to three words may name the quantity more
+closely ("half the GPU compute time of", "the median latency of"). The verbs
+"halves", "doubles" and "triples the <quantity> of" (or "relative to") state
+2x less, 2x and 3x more of it (a new user's trial: "fp16 halves the GPU
+compute time of fp32" and "half the GPU compute time of" were no ratios).
 
 The phrase needs its reference: "as ... as" ends in one, "the <quantity>"
 needs "of", "that", "taken by" after it, or a name and a verb of spending
@@ -36,6 +41,10 @@ _PART_WORDS = {"half": 2, "third": 3, "quarter": 4, "fourth": 4, "fifth": 5, "te
 _ADJECTIVES = "fast|quick|slow|large|big|high|long|much|many|great|small|low|short|little|few"
 _QUANTITIES = ("time|times|latency|latencies|runtime|duration|memory|size|footprint|throughput|bandwidth|energy|"
                "power|cost")
+# up to three words naming the quantity more closely ("the GPU compute time", "the median latency"), none of them
+# a word that ends the phrase or starts another ("half the time of the run" stays "half the time of")
+_QUALIFIERS = r"(?:(?!(?:of|that|than|and|or|as|by|the|a|an|to|in|on|at|for|with|is|was|are|were)\b)[\w-]+\s+){0,3}?"
+_VERB_VALUES = {"halve": 2, "double": 2, "triple": 3}
 
 
 def _pattern(named: bool) -> str:
@@ -48,18 +57,22 @@ def _pattern(named: bool) -> str:
     part = (r"(?:(?:a|one)\s+)?" + group("half", "half") + r"|(?:a|one)\s+" + group("part", "third|quarter|fourth|fifth|tenth"))
     as_as = r"\s+as\s+" + group("adjective", _ADJECTIVES) + r"\s+as\b"
     # "the time of fp32", "the latency that fp32 takes", "the time fp32 takes": a reference must follow
-    the = (r"\s+(?:of\s+)?the\s+(?:[\w-]+\s+)?" + group("quantity", _QUANTITIES)
+    the = (r"\s+(?:of\s+)?the\s+" + _QUALIFIERS + group("quantity", _QUANTITIES)
            + r"\b(?:\s+(?:of|that|taken\s+by|needed\s+by|used\s+by)\b"
            r"|(?=\s+(?:the\s+)?[\w.+-]+(?:\s+[\w.+-]+){0,2}?\s+(?:takes|took|needs|needed|requires|required|uses|used|"
            r"spends|spent)\b))")
-    return rf"(?<![\w.])(?:{multiple}|{part})(?:{as_as}|{the})"
+    # "halves the GPU compute time of fp32", "doubled the memory relative to fp32": a verb, its reference after it
+    verb = (group("verb", "halve[sd]|double[sd]|triple[sd]") + r"\s+the\s+" + _QUALIFIERS
+            + group("verb_quantity", _QUANTITIES) + r"\b\s+(?:of|relative\s+to)\b")
+    return rf"(?<![\w.])(?:(?:{multiple}|{part})(?:{as_as}|{the})|{verb})"
 
 
 WORDED_RATIO_RE = lazy_compile(_pattern(True), re.IGNORECASE)
 # the phrase inside another pattern (a reference's lead-in, :data:`~studygen.lint.variant_pairs.REFERENCE_BEFORE_RE`)
 WORDED_RATIO = _pattern(False)
 # a word every phrase holds: a text without one holds none, and the pattern is not run over it
-_QUICK_RE = lazy_compile(r"\b(?:twice|thrice|times|half|third|quarter|fourth|fifth|tenth)\b", re.IGNORECASE)
+_QUICK_RE = lazy_compile(r"\b(?:twice|thrice|times|half|third|quarter|fourth|fifth|tenth|halve[sd]|double[sd]|"
+                         r"triple[sd])\b", re.IGNORECASE)
 
 
 class Reading(NamedTuple):
@@ -98,6 +111,12 @@ def reading_at(text: str, start: int, end: int) -> Reading | None:
 
 def _read(match: re.Match) -> Reading:
     twice, count, half, part = (match.group(name) for name in ("twice", "count", "half", "part"))
+    verb = match.group("verb")
+    if verb is not None:
+        # "halves the time of": the subject's the smaller part, as "half the time of"; "doubles": twice the time of
+        stem = verb.lower()[:-1]
+        return Reading(str(_VERB_VALUES[stem]), 0, None, match.group("verb_quantity").lower(), stem == "halve",
+                       " ".join(match.group(0).split()))
     if twice is not None:
         value = "2" if twice.lower() == "twice" else "3"
         decimals = 0

@@ -119,3 +119,58 @@ def test_the_words_are_read_as_a_ratio_only_with_their_reference():
     halved = "bf16 takes half the time of fp32"
     (token,) = tokenize(halved)
     assert written_direction(halved, token.figure) == ("smaller", "half the time of")
+
+
+# bf16 1.25x faster than fp32 (0.840 / 0.672), int8 3.5x (0.840 / 0.240); a printed pair of our own after the clause
+@pytest.mark.parametrize("claim, value", [
+    ("bf16 takes half the GPU compute time of fp32.", "2x"),
+    ("bf16 needs half the median end-to-end latency of fp32.", "2x"),
+    ("bf16 halves the GPU compute time of fp32.", "2x"),
+    ("bf16 halved the median latency relative to fp32.", "2x"),
+    ("fp32 doubles the latency of bf16.", "2x"),
+    ("fp32 tripled the GPU compute time relative to bf16.", "3x"),
+])
+def test_a_few_words_before_the_quantity_and_the_verbs_are_read(claim, value):
+    (column,) = _sg103(COLUMNS, claim)
+    assert column.startswith(f"{value} vs ")
+    assert "at row 'H100', 0.840 / 0.672 = 1.2x (1.2x to 1.3x within the printed digits)" in column
+    (joined,) = _sg103(TABLES, claim)
+    assert "does not follow from the figures that pair them" in joined
+
+
+@pytest.mark.parametrize("claim", [
+    "int8 takes a third of the median GPU compute time of fp32.",
+    "fp32 triples the GPU compute time of int8.",
+    "fp32 tripled the median latency relative to int8.",
+])
+def test_the_verbs_and_longer_quantities_the_figures_give_are_no_finding(claim):
+    assert _sg103(COLUMNS, claim) == []
+    assert _sg103(TABLES, claim) == []
+
+
+def test_a_verb_is_held_to_its_direction():
+    # the size fits "triples" (3.5x stands for 3), the direction does not: int8's time is the smaller
+    (column,) = _sg103(COLUMNS, "int8 triples the GPU compute time of fp32.")
+    assert column.endswith("0.240 / 0.840 = 0.3x, the other way round than 'triples the GPU compute time of' says")
+    (column,) = _sg103(COLUMNS, "fp32 halves the GPU compute time of int8.")
+    assert column.endswith("0.840 / 0.240 = 3.5x, the other way round than 'halves the GPU compute time of' says")
+
+
+def test_the_sentences_own_figures_judge_a_worded_ratio():
+    # no table prints these figures: the pair in the parenthesis is what the ratio is read from
+    (finding,) = _sg103("{claim}", "fp16 takes half the GPU compute time of fp32 (0.5120 against 0.6400 ms).")
+    assert finding == ("2x does not follow from 0.5120 and 0.6400 ms: 0.5120 / 0.6400 = 1x or "
+                       "0.6400 / 0.5120 = 1.3x (1.2x to 1.3x within the printed digits)")
+    assert _sg103("{claim}", "fp16 halves the GPU compute time of fp32 (0.3200 against 0.6400 ms).") == []
+
+
+def test_the_verbs_read_with_their_reference_only():
+    for text in ("fp16 halves the memory.", "doubling the batch doubles the time per step", "the queue doubled"):
+        assert [t.figure for t in tokenize(text) if t.figure is not None] == []
+    halved = "bf16 halves the median GPU compute time of fp32"
+    (token,) = tokenize(halved)
+    assert (token.text, token.figure.value, token.figure.unit) == ("halves the median GPU compute time of", 2, "x")
+    assert written_direction(halved, token.figure) == ("smaller", "halves the median GPU compute time of")
+    doubled = "fp32 doubled the latency relative to bf16"
+    (token,) = tokenize(doubled)
+    assert written_direction(doubled, token.figure) == ("larger", "doubled the latency relative to")
