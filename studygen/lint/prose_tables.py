@@ -298,12 +298,30 @@ class _LazyViews:
 
 
 def _clause_view(sentence: Sentence, figure: Figure) -> TextView:
-    """The view of the figure's clause, shared with the sentence's other views of the same words."""
-    text = sentence.block.text
-    start = max([text.rfind(c, sentence.start, figure.start) for c in _CLAUSE_BREAKS] + [sentence.start - 1]) + 1
-    ends = [text.find(c, figure.end, sentence.end) for c in _CLAUSE_BREAKS]
-    end = min([e for e in ends if e != -1] + [sentence.end])
+    """The view of the figure's clause (from the last of :data:`_CLAUSE_BREAKS`
+    before it to the first after, within its sentence), shared with the
+    sentence's other views of the same words."""
+    breaks = _sentence_breaks(sentence)
+    before = bisect_left(breaks, figure.start)
+    start = breaks[before - 1] + 1 if before else sentence.start
+    after = bisect_left(breaks, figure.end)
+    end = breaks[after] if after < len(breaks) else sentence.end
     return sentence.segment_view(start - sentence.start, end - sentence.start)
+
+
+_BREAK_RE = lazy_compile("[" + re.escape(_CLAUSE_BREAKS) + "]")
+_last_breaks: list = [None, []]  # (sentence, its breaks): the figures of one sentence are read in a row
+
+
+def _sentence_breaks(sentence: Sentence) -> list[int]:
+    """Block-text offsets of the :data:`_CLAUSE_BREAKS` of ``sentence``,
+    ascending, found once a sentence: searching from each figure to the
+    nearest break cost a sentence of thousands of figures and no break its
+    whole length per figure."""
+    if _last_breaks[0] is not sentence:
+        found = [match.start() for match in _BREAK_RE.finditer(sentence.block.text, sentence.start, sentence.end)]
+        _last_breaks[:] = [sentence, found]
+    return _last_breaks[1]
 
 
 @dataclass

@@ -200,9 +200,11 @@ class _ScopeIndex:
     the last one that is not a label-joining conjunction up to each), and
     where the parentheses are. A sentence with many figures then costs a
     lookup per figure, not a rescan of everything before it (issue 23 item 6:
-    one paragraph of 5,000 ranges took minutes)."""
+    one paragraph of 5,000 ranges took minutes). Forward, the stops of one
+    scan of the whole text (:func:`_forward_stops`) give where each scope
+    ends, so a figure's scope end is a lookup too."""
 
-    __slots__ = ("starts", "ends", "reach", "kept", "opens", "closes")
+    __slots__ = ("starts", "ends", "reach", "kept", "opens", "closes", "stop_starts", "stop_ends", "next_stop")
 
     def __init__(self, text: str):
         self.starts: list[int] = []
@@ -220,6 +222,59 @@ class _ScopeIndex:
             self.kept.append(last)
         self.opens = [i for i, ch in enumerate(text) if ch == "("]
         self.closes = [i for i, ch in enumerate(text) if ch == ")"]
+        self.stop_starts, self.stop_ends, self.next_stop = _forward_stops(text)
+
+
+def _ends_scope(text: str, match) -> bool:
+    """Whether a :data:`_FORWARD_STOP_RE` match ends a figure's scope: a
+    comma, semicolon or colon always; a conjunction unless the word before
+    it holds a digit ("fp16 and INT8" joins labels)."""
+    if match.group().strip() in (",", ";", ":"):
+        return True
+    before = _last_word(text, match.start())
+    return not (before and any(ch.isdigit() for ch in before))
+
+
+def _forward_stops(text: str) -> tuple[list[int], list[int], list[int]]:
+    """(starts, ends, next_stop) of the :data:`_FORWARD_STOP_RE` matches of
+    one scan of ``text``; ``next_stop[k]`` is the start of the first match
+    from the k-th on that ends a scope (:func:`_ends_scope`), or
+    ``len(text)`` when none does; one more entry, for k past the last match,
+    holds ``len(text)``."""
+    starts: list[int] = []
+    ends: list[int] = []
+    stopping: list[bool] = []
+    for match in _FORWARD_STOP_RE.finditer(text):
+        starts.append(match.start())
+        ends.append(match.end())
+        stopping.append(_ends_scope(text, match))
+    next_stop = [len(text)] * (len(starts) + 1)
+    for k in range(len(starts) - 1, -1, -1):
+        next_stop[k] = starts[k] if stopping[k] else next_stop[k + 1]
+    return starts, ends, next_stop
+
+
+def _scope_end(text: str, position: int, index: _ScopeIndex) -> int:
+    """Where a scope read forward from ``position`` ends: the start of the
+    first :data:`_FORWARD_STOP_RE` match of a scan of ``text`` from
+    ``position`` that ends a scope, else ``len(text)``.
+
+    The pattern looks neither behind nor ahead, so whether it matches at a
+    place depends on the text from there alone: a scan from a place that no
+    match of the whole-text scan straddles finds that scan's matches from
+    there on, and the index answers. A scan from inside one of its matches
+    may part the text otherwise, so it runs until it is back in step."""
+    k = bisect.bisect_left(index.stop_starts, position)
+    if k and index.stop_ends[k - 1] > position:
+        for match in _FORWARD_STOP_RE.finditer(text, position):
+            if _ends_scope(text, match):
+                return match.start()
+            k = bisect.bisect_left(index.stop_starts, match.end())
+            if not (k and index.stop_ends[k - 1] > match.end()):
+                break
+        else:
+            return len(text)
+    return index.next_stop[k]
 
 
 @lru_cache(maxsize=256)
@@ -280,19 +335,10 @@ def figure_scope(text: str, start: int, end: int) -> tuple[int, int]:
     Linear in the sentence over all its figures (see :class:`_ScopeIndex`)."""
     index = _scope_index(text)
     scope_start = _scope_start(text, start, index)
-    scope_end = len(text)
     # a parenthesis right after the figure is its restriction, commas and all:
     # "8.377 to 8.664 ms (mode compile, at 800 x 800 only)", as render prints it
     trailing = _TRAILING_PAREN_RE.match(text, end)
-    for match in _FORWARD_STOP_RE.finditer(text, trailing.end() if trailing else end):
-        if match.group().strip() in (",", ";", ":"):
-            scope_end = match.start()
-            break
-        before = _last_word(text, match.start())
-        if before and any(ch.isdigit() for ch in before):
-            continue
-        scope_end = match.start()
-        break
+    scope_end = _scope_end(text, trailing.end() if trailing else end, index)
     opens = bisect.bisect_left(index.opens, start)
     if opens:
         opened = index.opens[opens - 1]
