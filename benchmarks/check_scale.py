@@ -30,7 +30,17 @@ Prints the figures against the targets of issues 7, 11 and 25:
 - doubling the records costs at most 2.2x the time;
 - ``studygen --help`` in <= 0.3 s (lazy imports).
 
-Last measured at the default scale (main 4505d2c plus SG224's last mend,
+Last measured at the default scale (main 9643f91, 2026-12-06, ``--repeat
+3``, load average 0.9-1.1, the session's helpers stopped): 10,000 records
+1.05 s with worker processes, 5.7x the floor (18.4 us a record), one process
+1.89 s (10.3x); 20,000 records 2.02 s (5.4x), one process 3.95 s (10.6x);
+doubling 1.93x. Target 5x: missed. On the kept 20 x 500-record project, one
+process, interleaved with the session's start (d290d69): 1.79-1.99 s against
+1.70-1.84 s (best, median of 4), about 5 % more: of a study of 500 records,
+render's latency rows picked per run (SG201), the rows' run memo and the
+loading, each about a millisecond.
+
+Measured before at the default scale (main 4505d2c plus SG224's last mend,
 2026-12-05, ``--repeat 3``, load average 1.1, helpers stopped): 10,000
 records 0.96 s with worker processes, 5.2x the floor (18.6 us a record), one
 process 1.62 s (8.7x); 20,000 records 1.99 s (5.3x), one process 3.59 s

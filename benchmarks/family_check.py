@@ -31,7 +31,29 @@ the same way (they kept caches): ``--extra-check-args=--no-cache`` with a
 warm cache folder is the uncached check issue 25 measured, ``--cache-dir ''``
 runs with no cache folder at all.
 
-Last measured (main 4505d2c plus SG224's last mend, against 19d8e5d, that
+Last measured (main 9643f91 against d290d69, that session's start, with
+``--before``, ``--repeat 10``, 2026-12-06, load average 1.4-1.5 just after
+the session's helpers stopped): check of the project 0.339 s against 0.330 s
+(1.03x wall, 1.03x CPU; 9.0x ``--help`` of 0.038 s, 8.8x for d290d69 in the
+same run), one process 0.466 s against 0.449 s; render
+deformable_detr_h200_torch 0.200 s against 0.196 s (5.3x, 5.2x): both
+MISSED; render deformable_detr 3.8x (met). The session's new readings (SG224
+and SG212 in the study file's prose, SG103 over range cells and worded
+ratios, SG107 over variant columns, SG101 summary ranges, an engine's layer
+precisions) cost about 3 % of a project check, mostly once a process: their
+modules and about 4 ms more of regular-expression compiles (199 patterns
+against 180). A timeline of the forked check (each study's start and end in
+each process) showed where the rest goes: each process's first study costs
+100-140 ms more than warm (the imports made after the fork, about 60 ms;
+regular-expression compiles, about 27 ms; 41 dataclasses, about 12 ms; the
+H200 study's project template, about 20 ms), paid in both processes at
+once, so at full length of wall time. A prototype that lints every README in
+the child and checks the studies' records in either gave 0.32-0.34 s against
+0.32-0.34 s (the lint's first-use cost is shared with the other checks, which
+use its figure reader, vocabulary and Markdown parser); pausing the collector
+while a command's modules are imported was within the run-to-run spread.
+
+Measured before (main 4505d2c plus SG224's last mend, against 19d8e5d, that
 session's start, with ``--before``, ``--repeat 10``, 2026-12-05, load
 average 0.9-1.2, helpers stopped): check of the project 0.327 s against
 0.336 s (0.97x wall, 0.98x CPU; 8.6x ``--help`` of 0.038 s, 9.0x for
