@@ -59,7 +59,9 @@ _AMOUNT = lazy_compile(r"\b(?:lower|higher|less|more|shorter|longer|smaller|larg
 # "28x28", "800 x 1067", "1x3x224x224": a shape as a row states it once spaces are dropped
 _SHAPE = lazy_compile(r"(?<![\w.])\d+(?:\s?[x×]\s?\d+)+(?![\w.])", re.IGNORECASE)
 _THAN = lazy_compile(r"\bthan\b", re.IGNORECASE)
-_BATCH = lazy_compile(r"\bbatch(?:[\s-]+size)?(?:\s*(?:=|of)\s*|[\s-]+)(\d+)\b", re.IGNORECASE)
+# a batch as a row may state one: at most 7 digits (the schema's largest batch is 1,048,576), so that a run of
+# thousands of digits is no batch (int() refuses past 4,300 digits: an internal error before)
+_BATCH = lazy_compile(r"\bbatch(?:[\s-]+size)?(?:\s*(?:=|of)\s*|[\s-]+)(\d{1,7})(?!\d)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
