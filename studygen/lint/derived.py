@@ -133,7 +133,9 @@ def recomputed(formula: str, a: Figure, b: Figure, derived: Figure, unit: str | 
                least_decimals: int = 0) -> str:
     """``formula(a, b)`` printed at ``derived``'s digits, at least
     ``least_decimals`` (more when those would print the same text as
-    ``derived``), with the arithmetic."""
+    ``derived``, or, for a whole-number claim, a single significant digit:
+    "0.04395 / 0.03613 = 1.2x" beside "twice as fast", where "= 1x" read as
+    two equal times), with the arithmetic."""
     _, point, pattern = FORMULAS[formula]
     try:
         value = point(a.value, b.value)
@@ -141,11 +143,17 @@ def recomputed(formula: str, a: Figure, b: Figure, derived: Figure, unit: str | 
         return f"{pattern.format(a=a.text, b=b.text)} is undefined"
     decimals = max(derived.decimals, least_decimals)
     text = format_number(value, decimals)
-    while text == derived.text and decimals < derived.decimals + 3:
+    while (text == derived.text or (derived.decimals == 0 and _significant(text) < 2)) \
+            and decimals < derived.decimals + 3:
         decimals += 1
         text = format_number(value, decimals)
     unit = unit or derived.unit
     return f"{pattern.format(a=a.text, b=b.text)} = {with_unit(text, unit)}"
+
+
+def _significant(text: str) -> int:
+    """Significant digits of a printed figure: ``1`` 1, ``1.2`` 2, ``-3`` 1, ``0.05`` 1, ``12`` 2."""
+    return len(text.lstrip("-").replace(".", "").lstrip("0"))
 
 
 def derivation(formula: str, a: Figure, b: Figure, derived: Figure, unit: str | None = None,

@@ -331,7 +331,7 @@ def test_a_ratio_naming_what_else_differs_compares_those_figures(extra):
     assert message == (
         f"5% between 'fp16' and 'fp32' does not follow from the figures that pair them: row 'GeForce GTX 1070 / "
         f"8.4.1 / 1' in 'Latency (ms)' (line {14 + bool(extra)}) and row 'GeForce GTX 1070 / 8.2.3 / 1' in "
-        f"'Latency (ms)' (line 7) give (0.1547 - 0.1536) / 0.1547 = 0.7% (0.6% to 0.8% within the printed digits)")
+        f"'Latency (ms)' (line 7) give (0.1547 - 0.1536) / 0.1547 = 0.71% (0.6% to 0.8% within the printed digits)")
 
 
 def test_versions_named_the_other_way_round_pair_nothing():

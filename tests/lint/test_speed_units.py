@@ -46,8 +46,8 @@ def test_both_readers_take_their_units_from_the_one_unit_table():
 
 def test_a_percent_faster_on_a_rate_reads_its_figures_rising():
     # "faster" on a rate is read as the time saved or the speed gained, each from the larger figure down
-    assert _sg103(RATE_CHANGE) == [(8, "5% does not follow from 100 and 103 tokens/s: (103 - 100) / 103 = 3% "
-                                       "(2.0% to 3.9% within the printed digits) or (103 - 100) / 100 = 3% "
+    assert _sg103(RATE_CHANGE) == [(8, "5% does not follow from 100 and 103 tokens/s: (103 - 100) / 103 = 2.9% "
+                                       "(2.0% to 3.9% within the printed digits) or (103 - 100) / 100 = 3.0% "
                                        "(2.0% to 4.0% within the printed digits)")]
     assert _sg103(RATE_CHANGE.replace("5%", "3%")) == []
 
