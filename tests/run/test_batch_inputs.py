@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from studygen.collect.run.context import batched_photos
+from studygen.collect.run.context import batched_photos, meminfo_available
 
 from .conftest import make_tiny_project
 from .test_failed_forward import VIT_STUDY
@@ -97,3 +97,11 @@ def test_the_size_test_passes_what_fits_and_what_it_cannot_measure():
     refuse_oversized_inputs({"batch": 8}, ["32x32"], 6, None, "here", "s.yaml")  # free memory unknown
     with pytest.raises(RecordError, match=r"run.batch 8 at 64x32: .* 0.0 GiB free on here"):
         refuse_oversized_inputs({"batch": 8}, ["32x32", "64x32"], 6, 8 * 3 * 32 * 32 * 4, "here", "s.yaml")
+
+
+def test_memory_available_is_read_from_meminfo_not_memfree():
+    # MemFree leaves out the page cache Linux gives back: a machine showing 18.1 GiB free had 24.1 GB available
+    text = "MemTotal:       24576000 kB\nMemFree:        18456428 kB\nMemAvailable:   24083896 kB\nBuffers: 1 kB\n"
+    assert meminfo_available(text) == 24083896 * 1024
+    assert meminfo_available("MemTotal: 1 kB\nMemFree: 2 kB\n") is None  # a kernel before 3.14: sysconf instead
+    assert meminfo_available("MemAvailable: " + "9" * 30 + " kB\n") is None  # a line no kernel writes
