@@ -116,7 +116,7 @@ def whole_sentence(text: str, start: int) -> str:
     stops = _full_stops(text)
     before = bisect_left(stops, start + 1)  # the stops ending at or before start
     begin = stops[before - 1] if before else 0
-    end = next((stop for stop in stops[before:] if stop > start), None)
+    end = stops[before] if before < len(stops) else None  # the first stop past start (stops ascend)
     return text[begin:end if end is not None else len(text)]
 
 

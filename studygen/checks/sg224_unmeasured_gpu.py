@@ -163,17 +163,10 @@ def check(context) -> list[Finding]:
     return findings
 
 
-def clause_at(text: str, start: int) -> str:
-    """The clause of ``text`` around offset ``start``: its sentence
-    (:func:`~studygen.checks.prose_figures.sentence_at`) cut at a colon
-    before and after it, so that "Not shipped:" denies nothing of what
-    follows."""
-    begin, end = clause_bounds(text, start)
-    return text[begin:end]
-
-
 def clause_bounds(text: str, start: int) -> tuple[int, int]:
-    """``(begin, end)`` offsets in ``text`` of :func:`clause_at`'s clause,
+    """``(begin, end)`` offsets in ``text`` of the clause around offset
+    ``start``: its sentence cut at a colon before and after it ("Not
+    shipped:" denies nothing of what follows),
     from the sentence's bounds and the text's colons, each listed once a
     text (a colon at the sentence's last character ends no clause: a
     sentence end follows it, not a space)."""

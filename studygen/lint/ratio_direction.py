@@ -38,7 +38,7 @@ import re
 from ..patterns import lazy_compile
 from .figures import Figure
 from .rounding import stands_for
-from .worded_ratios import Reading, reading_at
+from .worded_ratios import ADJECTIVE_DIRECTIONS, Reading, reading_at
 from .variant_pairs import HIGHER_IS_BETTER
 
 BETTER, WORSE, LARGER, SMALLER = "better", "worse", "larger", "smaller"
@@ -59,9 +59,6 @@ _BY_BEFORE_RE = lazy_compile(
 )
 _BEFORE_WINDOW = 80
 # the adjective of a worded ratio ("twice as fast as", :mod:`.worded_ratios`) -> the direction it states
-_ADJECTIVE_DIRECTIONS = {"fast": BETTER, "quick": BETTER, "slow": WORSE, "large": LARGER, "big": LARGER, "high": LARGER,
-                         "long": LARGER, "much": LARGER, "many": LARGER, "great": LARGER, "small": SMALLER,
-                         "low": SMALLER, "short": SMALLER, "little": SMALLER, "few": SMALLER}
 _TURNED = {BETTER: WORSE, WORSE: BETTER, LARGER: SMALLER, SMALLER: LARGER}
 
 
@@ -87,7 +84,7 @@ def written_direction(text: str, figure: Figure, start: int = 0) -> tuple[str, s
 def _worded_direction(worded: Reading) -> tuple[str, str]:
     """(direction, its words) of a worded ratio: its adjective's ("as slow as": worse), or, comparing a
     quantity ("the time of"), the larger; a part ("half as fast as", "half the time of") turns it round."""
-    direction = _ADJECTIVE_DIRECTIONS[worded.adjective] if worded.adjective is not None else LARGER
+    direction = ADJECTIVE_DIRECTIONS[worded.adjective] if worded.adjective is not None else LARGER
     return (_TURNED[direction] if worded.part else direction), worded.words
 
 

@@ -55,15 +55,6 @@ class RowPair:
     kind: str
     pairs: tuple[tuple[int, int], ...]
 
-    def values(self) -> list[tuple[int, Figure, Figure]]:
-        """(subject row, subject figure, reference figure) of each pair holding both."""
-        found = []
-        for row_x, row_y in self.pairs:
-            a, b = self.series.values[row_x], self.series.values[row_y]
-            if a is not None and b is not None:
-                found.append((row_x, a, b))
-        return found
-
     def ends(self) -> list[tuple[int, tuple[Figure, ...], tuple[Figure, ...]]]:
         """(subject row, subject figures, reference figures) of each pair holding both, a cell holding a
         range giving its two ends (as :meth:`~studygen.lint.variant_pairs.Pair.ends`)."""

@@ -387,10 +387,6 @@ class Join:
     pairs: list[tuple[Cell, Cell]]
     common: frozenset[str]
 
-    def values(self) -> list[tuple[int, Figure, Figure]]:
-        """(pair index, x figure, y figure) of each pair, as a one-table pair gives (row, x, y)."""
-        return [(index, x.figure, y.figure) for index, (x, y) in enumerate(self.pairs)]
-
     def ends(self) -> list[tuple[int, tuple[Figure, ...], tuple[Figure, ...]]]:
         """(pair index, x figures, y figures) of each pair, a range cell giving both its ends (as
         :meth:`~studygen.lint.variant_pairs.Pair.ends`)."""

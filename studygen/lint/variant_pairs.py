@@ -227,21 +227,11 @@ class Pair:
     kind: str
     rows: tuple[int, ...]
 
-    def values(self) -> list[tuple[int, Figure, Figure]]:
-        """(row, x figure, y figure) of each named row holding both."""
-        found = []
-        for row in self.rows:
-            a, b = self.x.values[row], self.y.values[row]
-            if a is not None and b is not None:
-                found.append((row, a, b))
-        return found
-
     def ends(self) -> list[tuple[int, tuple[Figure, ...], tuple[Figure, ...]]]:
         """(row, x figures, y figures) of each named row holding both, a cell
         holding a range giving its two ends (:meth:`~studygen.lint.document.Series.ends`): what a
         claim about every row is judged on, and what a percent change is
-        computed over (:mod:`.prose_changes`, a range over all of it), where
-        :meth:`values` leaves a range out."""
+        computed over (:mod:`.prose_changes`, a range over all of it)."""
         return [(row, a, b) for row in self.rows if (a := self.x.ends(row)) and (b := self.y.ends(row))]
 
 

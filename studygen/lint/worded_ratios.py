@@ -38,7 +38,11 @@ from ..patterns import lazy_compile
 
 _COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 _PART_WORDS = {"half": 2, "third": 3, "quarter": 4, "fourth": 4, "fifth": 5, "tenth": 10}
-_ADJECTIVES = "fast|quick|slow|large|big|high|long|much|many|great|small|low|short|little|few"
+# each adjective "as ... as" takes, and which way it says the subject's figure goes (ratio_direction's words)
+ADJECTIVE_DIRECTIONS = {"fast": "better", "quick": "better", "slow": "worse", "large": "larger", "big": "larger",
+                        "high": "larger", "long": "larger", "much": "larger", "many": "larger", "great": "larger",
+                        "small": "smaller", "low": "smaller", "short": "smaller", "little": "smaller", "few": "smaller"}
+_ADJECTIVES = "|".join(ADJECTIVE_DIRECTIONS)
 _QUANTITIES = ("time|times|latency|latencies|runtime|duration|memory|size|footprint|throughput|bandwidth|energy|"
                "power|cost")
 # up to three words naming the quantity more closely ("the GPU compute time", "the median latency"), none of them
@@ -52,7 +56,7 @@ def _pattern(named: bool) -> str:
     def group(name: str, body: str) -> str:
         return f"(?P<{name}>{body})" if named else f"(?:{body})"
 
-    multiple = (group("twice", "twice|thrice") + r"|" + group("count", r"\d+(?:\.\d+)?|" + "|".join(_COUNT_WORDS))
+    multiple = (group("twice", "twice|thrice") + r"|" + group("count", r"\d{1,6}(?:\.\d{1,6})?|" + "|".join(_COUNT_WORDS))
                 + r"\s+times")
     part = (r"(?:(?:a|one)\s+)?" + group("half", "half") + r"|(?:a|one)\s+" + group("part", "third|quarter|fourth|fifth|tenth"))
     as_as = r"\s+as\s+" + group("adjective", _ADJECTIVES) + r"\s+as\b"
@@ -131,4 +135,4 @@ def _read(match: re.Match) -> Reading:
                    twice is None and count is None, " ".join(match.group(0).split()))
 
 
-__all__ = ["Reading", "WORDED_RATIO", "WORDED_RATIO_RE", "may_hold", "reading_at", "readings"]
+__all__ = ["ADJECTIVE_DIRECTIONS", "Reading", "WORDED_RATIO", "WORDED_RATIO_RE", "may_hold", "reading_at", "readings"]

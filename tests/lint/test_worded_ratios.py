@@ -174,3 +174,11 @@ def test_the_verbs_read_with_their_reference_only():
     doubled = "fp32 doubled the latency relative to bf16"
     (token,) = tokenize(doubled)
     assert written_direction(doubled, token.figure) == ("larger", "doubled the latency relative to")
+
+
+def test_every_adjective_read_has_a_direction_of_ratio_directions_words():
+    from studygen.lint import ratio_direction
+    from studygen.lint.worded_ratios import ADJECTIVE_DIRECTIONS
+
+    words = {ratio_direction.BETTER, ratio_direction.WORSE, ratio_direction.LARGER, ratio_direction.SMALLER}
+    assert set(ADJECTIVE_DIRECTIONS.values()) <= words and len(ADJECTIVE_DIRECTIONS) == 15

@@ -56,7 +56,7 @@ def test_a_decision_naming_an_unmeasured_gpu_forty_thousand_times_is_read_once_a
     # one clause of 200 KB: each A100 read the whole clause again (its sentence, denial, result and README tests)
     found = child(
         "import json, pathlib\n"
-        "from studygen.checks import CheckContext, sg224_unmeasured_gpu\n"
+        "from studygen.checks import sg224_unmeasured_gpu\n"
         "from tests.checks.test_sg224_unmeasured_gpu import findings\n"
         "denied = findings(pathlib.Path('denied'), summary='A100 ' * 40000 + 'is not 2x faster.')\n"
         "stated = findings(pathlib.Path('stated'), summary='Not shipped: ' + 'A100 ' * 40000 + 'is 2x faster.')\n"

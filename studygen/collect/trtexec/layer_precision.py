@@ -15,9 +15,11 @@ tensors (``Int32``, ``Int64``, ``UInt8``, ``Bool``) say nothing.
 
 Not counted, since they compute nothing at a precision: layers that move or
 convert data (``Reformat``, ``MyelinReformat``, ``NoOp``, ``Shuffle``,
-``Constant``, ``Cast``, a quantize or dequantize layer, a ``Reformatting
-CopyNode``), whatever their tensors hold. A layer's name (which keeps the
-model's ``QuantizeLinear_7`` after fusion) is never read as its type.
+``Constant``, ``Cast``, a quantize or dequantize layer), whatever their
+tensors hold, and the copies TensorRT inserts itself between formats (named
+``Reformatting CopyNode for ...`` by TensorRT, not by the model). A model's
+layer name (which keeps its ``QuantizeLinear_7`` after fusion) is never read
+as its type.
 
 A layer's precision is allowed under a declared precision when it is that
 precision, FP32, or wider (:data:`.precision.WIDTH`), the rule
@@ -35,6 +37,7 @@ from pathlib import Path
 from ...errors import InputError
 from .common import TrtexecInputs
 from .exports import LayerKernel
+from .figures import shown
 from .fp8 import FP8_TYPE
 from .precision import BUILDER_NAME, WIDTH
 
@@ -50,7 +53,6 @@ TYPE_WORDS = (("int8", re.compile(r"\bint8\b", re.IGNORECASE)),
 TACTIC_WORDS = (("int8", re.compile(r"(?<![a-z0-9])(?:i8|int8|imma)", re.IGNORECASE)), ("fp8", FP8_TYPE))
 DATA_MOVEMENT = re.compile(r"reformat|no-?op|shuffle|constant|\bcast\b|quantize", re.IGNORECASE)
 COPY_NODE = "Reformatting CopyNode"
-MAX_SHOWN = 80  # characters of a layer name or tactic a message quotes
 
 
 @dataclass(frozen=True)
@@ -103,11 +105,6 @@ def low_layers(layers: list[tuple[str, LayerKernel, str | None, int | None]], de
         if found := not_allowed(declared, layer_precisions(kernel)):
             low.append(LowLayer(name, frozenset(found), "; ".join(found.values()), pointer, line))
     return low
-
-
-def shown(text: str) -> str:
-    """``text`` quoted, cut to :data:`MAX_SHOWN` characters."""
-    return repr(text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN - 1] + "…")
 
 
 def engine_sources(inputs: TrtexecInputs) -> list[tuple[str, str, list]]:
