@@ -43,3 +43,34 @@ def test_device_properties_win_over_compute_properties_and_either_names_the_kern
     done = collect("torch-profile", "--trace", _trace(workdir, "both.json", both), "--variant", "fp32", job="job2")
     assert done.exit_code == 0, done.err
     assert done.record["provenance"]["gpu"] == "NVIDIA A10"
+
+
+DLA_MARK = PUBLIC / "haxconn_googlenet_dla_mark_at_-1.profile"
+DLA_TRANSITION = PUBLIC / "haxconn_googlenet_dla_transition_at_10.profile"
+
+
+def test_a_dla_subgraph_named_by_its_layers_is_not_convolution(collect):
+    # six rows (averageMs): "data to nvm" 0.0360737, "{conv1/7x7_s2,...,loss3/classifier}" 0.157607,
+    # "data copy finish" 0.0171656, "{...} output reformatter 0" 3.33194, "{...} output to be reformatted 0 finish"
+    # 0.00323427, "prob" 0.00699724. Before: the 57-layer subgraph and its finish row were "Conv" (0.16084127)
+    # because "conv1" is its first member's name
+    done = collect("trtexec", "--profile", DLA_MARK, "--variant", "int8", "--gpu", "Jetson AGX Xavier")
+    assert done.exit_code == 0, done.err
+    (kernel,) = done.kind("kernel_time")
+    assert gpu_groups(kernel) == {"DLA": 0.05647357, "other": 3.49654424}  # 0.0360737 + 0.0171656 + 0.00323427
+    assert kernel["unclassified_ms"] == 0.16460424  # the subgraph 0.157607 and prob 0.00699724
+    assert kernel["iterations"] == 11313 and kernel["profiled_total_ms"] == 3.55301781
+    assert "1 of them are subgraph nodes named by the list of their layers" in kernel["note"]
+
+
+def test_the_finish_rows_of_a_mixed_dla_and_gpu_engine_are_dla(collect):
+    # "{inception_3a/1x1,...} reformatted input 0 finish" 0.00353825 and "loss3/classifier finish" 0.00321742
+    # are the waits for the DLA's tensors; the GPU's own layers keep their groups (conv1 + relu 0.0830909 ...)
+    done = collect("trtexec", "--profile", DLA_TRANSITION, "--variant", "int8", "--gpu", "Jetson AGX Xavier")
+    assert done.exit_code == 0, done.err
+    (kernel,) = done.kind("kernel_time")
+    groups = gpu_groups(kernel)
+    assert groups["DLA"] == 0.00675567
+    assert kernel["unclassified_ms"] == 0.01875391  # the subgraph row 0.00998803 and prob 0.00876588
+    conv = next(g for g in kernel["groups"] if g["group"] == "Conv")
+    assert "conv1/7x7_s2 + conv1/relu_7x7" in {k["name"] for k in conv["kernels"]}
