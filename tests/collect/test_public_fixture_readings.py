@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from tests.collect.conftest import gpu_groups
+from tests.collect.conftest import assert_refused, gpu_groups
 from tests.conftest import FIXTURES
 
 PUBLIC = FIXTURES / "public"
@@ -74,3 +74,18 @@ def test_the_finish_rows_of_a_mixed_dla_and_gpu_engine_are_dla(collect):
     assert kernel["unclassified_ms"] == 0.01875391  # the subgraph row 0.00998803 and prob 0.00876588
     conv = next(g for g in kernel["groups"] if g["group"] == "Conv")
     assert "conv1/7x7_s2 + conv1/relu_7x7" in {k["name"] for k in conv["kernels"]}
+
+
+def test_a_layer_table_another_tool_wrote_is_refused_as_no_trtexec_profile(collect):
+    # rows {"name", "average_time_ms", "layer_count"}: before, "averageMs is missing or not a non-negative number"
+    table = PUBLIC / "haxconn_googlenet_gpu_transition_at_-1_filtered.json"
+    assert_refused(collect("trtexec", "--profile", table, "--variant", "int8"),
+                   f"{table}:/0: unknown --exportProfile keys ['average_time_ms', 'layer_count', 'name'] (expected name "
+                   "with timeMs, averageMs, medianMs, percentage): not a trtexec layer profile")
+
+
+def test_a_trtexec_row_with_a_bad_average_still_names_the_average(collect, workdir):
+    path = workdir / "profile.json"
+    path.write_text('[{"count": 3}, {"name": "conv1", "timeMs": 0.9, "averageMs": "0.3"}]', encoding="utf-8")
+    assert_refused(collect("trtexec", "--profile", path, "--variant", "int8"),
+                   "/1/averageMs: averageMs is missing or not a non-negative number")
