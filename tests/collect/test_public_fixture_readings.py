@@ -89,3 +89,26 @@ def test_a_trtexec_row_with_a_bad_average_still_names_the_average(collect, workd
     path.write_text('[{"count": 3}, {"name": "conv1", "timeMs": 0.9, "averageMs": "0.3"}]', encoding="utf-8")
     assert_refused(collect("trtexec", "--profile", path, "--variant", "int8"),
                    "/1/averageMs: averageMs is missing or not a non-negative number")
+
+
+def _summary(stamp: str, throughput: str, gpu_median: str) -> str:
+    rest = "min = 5.1 ms, max = 6.3 ms, mean = 5.4 ms, median = {} ms, percentile(99%) = 6.1 ms"
+    lines = ["=== Performance summary ===", f"Throughput: {throughput} qps", "Latency: " + rest.format("5.5"),
+             "Enqueue Time: " + rest.format("0.9"), "H2D Latency: " + rest.format("0.2"),
+             "GPU Compute Time: " + rest.format(gpu_median), "D2H Latency: " + rest.format("0.1"),
+             "Total Host Walltime: 3.01 s", "Total GPU Compute Time: 2.95 s"]
+    return "".join(f"[{stamp}] [I] {line}\n" for line in lines)
+
+
+def test_two_summaries_without_a_running_line_between_are_refused_as_two_runs(collect, workdir):
+    # a README pasting each run's summary under its own shell command: the second summary is another run,
+    # whose batch the log does not hold. Before: "run 1 prints its throughput (qps) twice" (or, with equal
+    # throughputs, "prints host_latency twice"), which reads as one damaged run
+    text = ("```shell\ntrtexec --loadEngine=m.plan --batch=8\n" + _summary("03/02/2024-11:20:05", "1490.2", "5.3")
+            + "```\n\n```shell\ntrtexec --loadEngine=m.plan --batch=16\n"
+            + _summary("03/02/2024-11:24:40", "1490.2", "10.6") + "```\n")
+    path = workdir / "readme.md"
+    path.write_text(text, encoding="utf-8")
+    assert_refused(collect("trtexec", "--log", path, "--variant", "fp16"),
+                   "readme.md:16: run 1 (line 3) has a second performance summary (line 16; the first is on line 3) with "
+                   "no '&&&& RUNNING' line between them")

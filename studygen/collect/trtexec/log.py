@@ -296,6 +296,13 @@ def _parse_message(run: TrtexecRun, message: str, state: dict, where: Context) -
     if mode == "profile" and _profile_row(run, message, state, where):
         return
     if message == "=== Performance summary ===":
+        if run.summary_line is not None:
+            # trtexec prints one summary a run: a second one without a '&&&& RUNNING' line before it is another
+            # run pasted in (a README's summaries, each under its own shell command), whose settings are unknown
+            raise InputError(f"{run.label} has a second performance summary (line {where.number}; the first is on "
+                             f"line {run.summary_line}) with no '&&&& RUNNING' line between them: two runs whose "
+                             "commands the log does not hold; nothing recorded (collect each run's own log, or "
+                             "one file a run)", path=where.display, line=where.number)
         state["mode"], run.summary_line = "summary", where.number
         return
     if message in OLD_BLOCK and mode is None and run.summary_line is None:
