@@ -112,3 +112,35 @@ def test_two_summaries_without_a_running_line_between_are_refused_as_two_runs(co
     assert_refused(collect("trtexec", "--log", path, "--variant", "fp16"),
                    "readme.md:16: run 1 (line 3) has a second performance summary (line 16; the first is on line 3) with "
                    "no '&&&& RUNNING' line between them")
+
+
+OLD_BLOCKS = """\
+[06/11/2021-09:14:02] [I] Host Latency
+[06/11/2021-09:14:02] [I] min: 7.1 ms (end to end 7.2 ms)
+[06/11/2021-09:14:02] [I] max: 9.4 ms (end to end 9.6 ms)
+[06/11/2021-09:14:02] [I] mean: 7.5 ms (end to end 7.7 ms)
+[06/11/2021-09:14:02] [I] median: {median} ms (end to end 7.6 ms)
+[06/11/2021-09:14:02] [I] percentile: 8.8 ms at 99% (end to end 9.1 ms at 99%)
+[06/11/2021-09:14:02] [I] throughput: 0 qps
+[06/11/2021-09:14:02] [I] walltime: 3.02 s
+[06/11/2021-09:14:02] [I] GPU Compute
+[06/11/2021-09:14:02] [I] min: 6.9 ms
+[06/11/2021-09:14:02] [I] max: 9.2 ms
+[06/11/2021-09:14:02] [I] mean: 7.3 ms
+[06/11/2021-09:14:02] [I] median: 7.2 ms
+[06/11/2021-09:14:02] [I] percentile: 8.6 ms at 99%
+[06/11/2021-09:14:02] [I] total compute time: 2.9 s
+{passed}"""
+
+
+def test_a_second_tensorrt_7_summary_without_a_running_line_is_refused_not_dropped(collect, workdir):
+    # two TensorRT 7 block summaries pasted one after the other (each as a README shows it, its PASSED line
+    # kept or not): before, the first was recorded and the second, 15 lines of figures, dropped without a word
+    for name, passed in (("bare.log", ""), ("passed.log", "&&&& PASSED TensorRT.trtexec # trtexec --loadEngine=m.plan\n")):
+        path = workdir / name
+        path.write_text(OLD_BLOCKS.format(median="7.4", passed=passed) + OLD_BLOCKS.format(median="7.45", passed=passed),
+                        encoding="utf-8")
+        second = 16 if not passed else 17
+        assert_refused(collect("trtexec", "--log", path, "--variant", "fp16"),
+                       f"{name}:{second}: run 1 (line 1) has a second performance summary (line {second}; the first is "
+                       "on line 1)")

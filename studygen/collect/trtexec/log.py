@@ -296,15 +296,11 @@ def _parse_message(run: TrtexecRun, message: str, state: dict, where: Context) -
     if mode == "profile" and _profile_row(run, message, state, where):
         return
     if message == "=== Performance summary ===":
-        if run.summary_line is not None:
-            # trtexec prints one summary a run: a second one without a '&&&& RUNNING' line before it is another
-            # run pasted in (a README's summaries, each under its own shell command), whose settings are unknown
-            raise InputError(f"{run.label} has a second performance summary (line {where.number}; the first is on "
-                             f"line {run.summary_line}) with no '&&&& RUNNING' line between them: two runs whose "
-                             "commands the log does not hold; nothing recorded (collect each run's own log, or "
-                             "one file a run)", path=where.display, line=where.number)
+        _refuse_second_summary(run, where)
         state["mode"], run.summary_line = "summary", where.number
         return
+    if OLD_BLOCK.get(message) == "host_latency" and mode is None:
+        _refuse_second_summary(run, where)  # a TensorRT 7 summary opens with its Host Latency block
     if message in OLD_BLOCK and mode is None and run.summary_line is None:
         state["mode"], state["block"], run.summary_line = "old", OLD_BLOCK[message], where.number
         return
@@ -315,6 +311,20 @@ def _parse_message(run: TrtexecRun, message: str, state: dict, where: Context) -
         run.profile_open_line = where.number
         return
     _parse_setting(run, message, where)
+
+
+def _refuse_second_summary(run: TrtexecRun, where: Context) -> None:
+    """InputError when ``run`` already has a summary: trtexec prints one a
+    run, so a second one with no '&&&& RUNNING' line before it is another
+    run pasted in (a README's summaries, each under its own shell command),
+    whose settings are unknown. Before, the second of two TensorRT 7 blocks
+    was dropped without a word, and two newer summaries were refused as one
+    run printing a figure twice."""
+    if run.summary_line is not None:
+        raise InputError(f"{run.label} has a second performance summary (line {where.number}; the first is on "
+                         f"line {run.summary_line}) with no '&&&& RUNNING' line between them: two runs whose "
+                         "commands the log does not hold; nothing recorded (collect each run's own log, or "
+                         "one file a run)", path=where.display, line=where.number)
 
 
 def _old_summary_line(run: TrtexecRun, message: str, state: dict, where: Context) -> bool:
