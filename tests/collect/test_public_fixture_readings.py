@@ -144,3 +144,21 @@ def test_a_second_tensorrt_7_summary_without_a_running_line_is_refused_not_dropp
         assert_refused(collect("trtexec", "--log", path, "--variant", "fp16"),
                        f"{name}:{second}: run 1 (line 1) has a second performance summary (line {second}; the first is "
                        "on line 1)")
+
+
+def test_a_summary_pasted_without_trtexec_prefixes_is_named_not_said_to_be_missing(collect, workdir):
+    # a README's summary with the '[date] [I] ' prefixes cut and blank lines between (as the YOLOv9 QAT
+    # presentation pastes them): before, "no '&&&& RUNNING' line and no performance summary", which is false
+    bare = ("## batch 2\n```\n=== Performance summary ===\nThroughput: 212.4 qps\n\n"
+            "Latency: min = 4.61 ms, max = 4.98 ms, mean = 4.7 ms, median = 4.69 ms, percentile(99%) = 4.9 ms\n\n"
+            "GPU Compute Time: min = 4.61 ms, max = 4.98 ms, mean = 4.7 ms, median = 4.69 ms, percentile(99%) = 4.9 ms\n"
+            "```\n")
+    path = workdir / "bare.md"
+    path.write_text(bare, encoding="utf-8")
+    assert_refused(collect("trtexec", "--log", path, "--variant", "int8"),
+                   "bare.md:3: its performance summary (line 3, '=== Performance summary ===') has no trtexec line "
+                   "prefix ('[date-time] [I] ')")
+    old = workdir / "old.md"
+    old.write_text("Host Latency\nmin: 4.1 ms (end to end 4.2 ms)\nmedian: 4.3 ms (end to end 4.4 ms)\n", encoding="utf-8")
+    assert_refused(collect("trtexec", "--log", old, "--variant", "int8"), "old.md:1: its performance summary (line 1, "
+                   "'Host Latency') has no trtexec line prefix")

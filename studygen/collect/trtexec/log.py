@@ -224,6 +224,7 @@ def parse_log(path: Path, display: str | None = None) -> TrtexecLog:
             current.errors.append((number, message.strip()))
         _parse_message(current, message, state, where)
     if not runs:
+        _refuse_bare_summary(lines, display)
         raise InputError("not a trtexec console log: no '&&&& RUNNING' line and no performance summary", path=display)
     passed = [run for run in runs if run.status != "FAILED"]
     failed = [run for run in runs if run.status == "FAILED"]
@@ -311,6 +312,20 @@ def _parse_message(run: TrtexecRun, message: str, state: dict, where: Context) -
         run.profile_open_line = where.number
         return
     _parse_setting(run, message, where)
+
+
+def _refuse_bare_summary(lines: list[str], display: str) -> None:
+    """InputError naming the line when a log read no run from holds a
+    performance summary without trtexec's ``[date-time] [I] `` prefix (a
+    README's pasted summaries, the prefixes cut): the prefix is what tells
+    trtexec's lines, and their severity, from anything else, so the figures
+    are not read; before, such a file was said to have no summary at all."""
+    for number, raw in enumerate(lines, start=1):
+        if raw.strip() in ("=== Performance summary ===", "Host Latency"):
+            raise InputError(f"its performance summary (line {number}, {shown(raw.strip())}) has no trtexec line "
+                             "prefix ('[date-time] [I] '), which tells trtexec's lines and their severity from the "
+                             "rest: the log was edited (prefixes cut when pasted?); nothing recorded (collect the log "
+                             "trtexec wrote)", path=display, line=number)
 
 
 def _refuse_second_summary(run: TrtexecRun, where: Context) -> None:
