@@ -13,8 +13,9 @@ lists rows (``rows_listed``), its largest kernels with time
 (:data:`~studygen.records.group_sums.KERNELS_LISTED_PER_GROUP` at most). So
 the rules are read back from the names: a study file's rule decides a name
 first (its rules are tried on a TensorRT layer's type, tactic and origin
-only when no rule matches the name), and an elided Myelin node
-(:func:`~studygen.records.kernel_rules.elided_foreign_node`) is unclassified
+only when no rule matches the name), and an elided Myelin node or a
+subgraph node named by its member list
+(:func:`~studygen.records.kernel_rules.untold_node`) is unclassified
 whatever its name; a listed name that no rule matches may have been grouped
 by its type or tactic, which the record does not keep, so it proves nothing.
 
@@ -36,7 +37,7 @@ from typing import Iterator
 
 from ..errors import RecordError
 from ..records.group_sums import KERNELS_LISTED_PER_GROUP
-from ..records.kernel_rules import FALLBACK_GROUP, GROUPED_BY, compile_pattern, elided_foreign_node
+from ..records.kernel_rules import FALLBACK_GROUP, GROUPED_BY, compile_pattern, untold_node
 from ..records.kinds import Kind
 from ..records.unstated import RUN_COLLECTOR
 
@@ -115,7 +116,7 @@ def known_group(rules: StudyRules, name: str) -> str | None:
     """The group ``rules`` put a kernel or layer named ``name`` in whatever
     else the profile said of it, or None when its name alone cannot tell
     (no rule matches it: its type or tactic may have decided)."""
-    if elided_foreign_node(name):
+    if untold_node(name):
         return FALLBACK_GROUP
     rule = rules.taker(name)
     return rule.group if rule is not None else None
@@ -208,13 +209,13 @@ def rule_uses(rules: StudyRules, current: list[dict], others: list[dict]) -> lis
             if not complete_listing(result, group) or "time_ms" not in group:
                 use.maybe = True
             for kernel in group.get("kernels") or []:
-                if rules.taker(kernel["name"]) is None and not elided_foreign_node(kernel["name"]):
+                if rules.taker(kernel["name"]) is None and not untold_node(kernel["name"]):
                     use.maybe = True  # grouped by its type or tactic, perhaps by this rule
     for result in [*current, *others]:
         for group in result.get("groups") or []:
             for kernel in group.get("kernels") or []:
                 name = kernel["name"]
-                if elided_foreign_node(name):
+                if untold_node(name):
                     continue
                 matching = rules.matching(name)
                 if not matching:
@@ -238,6 +239,6 @@ def unclassified_names(rules: StudyRules, results: list[dict]) -> list[str]:
                 continue
             for kernel in group.get("kernels") or []:
                 name = kernel["name"]
-                if not elided_foreign_node(name) and rules.taker(name) is None:
+                if not untold_node(name) and rules.taker(name) is None:
                     times[name] = max(times.get(name, 0.0), kernel.get("time_ms") or 0.0)
     return sorted(times, key=lambda name: (-times[name], name))

@@ -58,7 +58,7 @@ from typing import Iterable
 
 from ..errors import RecordError
 from ..records.group_sums import KERNELS_LISTED_PER_GROUP
-from ..records.kernel_rules import FALLBACK_GROUP, compile_pattern, elided_foreign_node
+from ..records.kernel_rules import FALLBACK_GROUP, compile_pattern, elided_foreign_node, listed_subgraph_node, untold_node
 
 GEMM = "GEMM/MatMul"
 GRIDSAMPLE = "GridSample"
@@ -125,8 +125,11 @@ ATTENTION_PATTERN = (r"^(?!triton_(?:poi|per|red)_).*?(?:fmha|flash_?(?:fwd|bwd|
 # submission only) and charges the DLA's run to the copy of its output back
 # ("<tensor> from nvm"), next to the other NvMedia transfers ("… to nvm",
 # "… copy finish"): those are the DLA group, claimed before everything else.
+# TensorRT 7-era DLA profiles (the haxconn googlenet fixtures) also mark each
+# wait for a DLA tensor "<tensor> finish" ("loss3/classifier finish", "{…}
+# output to be reformatted 0 finish"); no GPU-only profile here has such rows.
 DEFAULT_RULES: tuple[tuple[str, str], ...] = (
-    (r"\s(?:to|from) nvm$|\scopy finish$", DLA),
+    (r"\s(?:to|from) nvm$|\sfinish$", DLA),
     (r"^Reformatting CopyNode|reformatter|^reshape_(?:before|after)_|^Memcpy|^Memset", FALLBACK_GROUP),
     (r"^PWN\(", NORM_ELEMENTWISE),  # a pointwise fusion, whatever its members are named
     (r"grid_?sampl", GRIDSAMPLE),
@@ -198,7 +201,7 @@ class KernelGroupRules:
     def classify_item(self, item: "KernelItem") -> tuple[str, bool, bool]:
         """``(group, matched, by_type)`` of one layer or kernel: its type by
         :attr:`type_rules`, then ``(FALLBACK_GROUP, False, False)`` for an
-        elided Myelin node (:func:`elided_foreign_node`), else its name, its
+        elided Myelin node or a member-listed subgraph (:func:`untold_node`), else its name, its
         type by :attr:`fallback_type_rules`, then its detail (tactic, origin;
         for a study's own rules, which have no type tables, the type is tried
         with them first); ``by_type`` says whether a type table decided."""
@@ -206,8 +209,8 @@ class KernelGroupRules:
             group, matched = _first_match(self.type_rules, item.layer_type)
             if matched:
                 return group, True, True
-        if elided_foreign_node(item.name):
-            return FALLBACK_GROUP, False, False  # its two named members say nothing of the rest
+        if untold_node(item.name):
+            return FALLBACK_GROUP, False, False  # a few named members (or the first a rule finds) say nothing of the rest
         group, matched = self.classify(item.name)
         if matched:
             return group, True, False
@@ -304,6 +307,7 @@ class GroupedTimes:
     unclassified_names: list[str]
     by_type: int = 0
     untold: int = 0  # unclassified items that are elided Myelin nodes (elided_foreign_node)
+    listed: int = 0  # unclassified items that are subgraphs named by their member list (listed_subgraph_node)
 
     @property
     def unclassified_share(self) -> float:
@@ -347,6 +351,7 @@ def group_times(items: Iterable[KernelItem], rules: KernelGroupRules) -> Grouped
         unclassified_names=[i.name for i in unclassified],
         by_type=by_type,
         untold=sum(1 for i in unclassified if elided_foreign_node(i.name)),
+        listed=sum(1 for i in unclassified if listed_subgraph_node(i.name)),
     )
 
 

@@ -55,6 +55,31 @@ def one_device(kernel_events: list[tuple], device: int | None, display: str) -> 
                   f"launches; the trace holds {_counts_words(counts)}")
 
 
+# The top-level key a trace lists its devices under: Kineto writes
+# "deviceProperties"; traces of 2021 (the kineto tb_plugin test input, a V100
+# DGX) wrote the same list as "computeProperties", read when the first is absent.
+DEVICE_LIST_KEYS = ("deviceProperties", "computeProperties")
+
+
+def device_entries(top: dict) -> list[dict]:
+    """The device objects a trace lists (``[{"id": 0, "name": "NVIDIA H100",
+    …}, …]``), from the first of :data:`DEVICE_LIST_KEYS` present as a list;
+    entries that are not objects are left out. Empty when none is listed."""
+    for key in DEVICE_LIST_KEYS:
+        listed = top.get(key)
+        if isinstance(listed, list):
+            return [entry for entry in listed if isinstance(entry, dict)]
+    return []
+
+
+def device_names(top: dict) -> dict[int, str]:
+    """Device index to model name, of the :func:`device_entries` whose
+    ``id`` is an integer and ``name`` a string."""
+    return {entry["id"]: entry["name"] for entry in device_entries(top)
+            if isinstance(entry.get("id"), int) and not isinstance(entry.get("id"), bool)
+            and isinstance(entry.get("name"), str)}
+
+
 def distributed_info(top: dict) -> dict | None:
     """The rank of a distributed job a trace was recorded in, from Kineto's
     top-level ``distributedInfo`` (``{"backend": "nccl", "rank": 0,

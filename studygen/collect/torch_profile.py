@@ -56,7 +56,7 @@ from ..records.result import NewResult
 from .inputs import decode_at, decoder, is_number, json_error, read_input_text, significant, skip_space
 from .kernel_groups import KernelGroupRules, KernelItem, clean_sum, group_times, groups_for_record
 from ..records.trace_notes import COUNTED_IN_TOTALS, LEFT_OUT, no_step_kernel_note, unlaunched_note, unmatched_note
-from .torch_devices import distributed_info, one_device
+from .torch_devices import device_entries, device_names, distributed_info, one_device
 from .torch_steps import STEP_NAME, TIMESTAMP_SLACK_US, StepRanges, attribute
 from .trace_resolution import US_DECIMALS_MS, duration_decimals, finer_than_ns, resolution_words, write_at_resolution
 
@@ -109,7 +109,7 @@ class Trace:
 
     @property
     def gpu(self) -> str | None:
-        """The GPU model the kernels ran on: the ``deviceProperties`` name of
+        """The GPU model the kernels ran on: the ``deviceProperties`` (2021: ``computeProperties``) name of
         their device(s); when their device is not listed but the trace lists
         a single model, that model; None when the trace does not say."""
         names = {self.devices.get(device) for device in self.kernel_devices}
@@ -229,7 +229,7 @@ def _no_kernel_error(categories: collections.Counter, top: dict, display: str, e
     platform = trace_platform(top)
     other_device = next((why for prefix, why in OTHER_DEVICE_WORK if any(c.startswith(prefix) for c in lowered)), None)
     runtime = sorted(c for c in lowered if is_launch_category(c))
-    devices = [d for d in top.get("deviceProperties") or [] if isinstance(d, dict)]
+    devices = device_entries(top)
     if events == 0:
         return InputError("no events at all: its event list is empty (the profiler recorded nothing, or the file was "
                           "written before it flushed), so no kernel time", path=display)
@@ -444,10 +444,7 @@ def parse_trace(path: Path, display: str | None = None, device: int | None = Non
                          "(durations not recorded, or below the trace's resolution)", path=display)
     refuse_stream_overlaps(on_stream, kernel_events, display, pointer_base)
     kernel_events, device_note = one_device(kernel_events, device, display)
-    devices = {}
-    for entry in top.get("deviceProperties") or []:
-        if isinstance(entry, dict) and isinstance(entry.get("id"), int) and isinstance(entry.get("name"), str):
-            devices[entry["id"]] = entry["name"]
+    devices = device_names(top)
     refuse_repeated_launches(kernel_events, repeated, display, pointer_base)
     found = attribute(kernel_events, launches, steps, display, pointer_base)
     kernels = [Kernel(name, dur / US_PER_MS, device, label)

@@ -18,7 +18,9 @@ characters then took ``(?<!q)a.*b`` past a minute, ``(.+)\1x`` one of 8,000
 characters past four.)
 
 A TensorRT Myelin node whose members TensorRT elides
-(:func:`elided_foreign_node`) is never grouped by its name.
+(:func:`elided_foreign_node`), and a subgraph node named by the list of
+its members (:func:`listed_subgraph_node`), are never grouped by their
+names (:func:`untold_node`).
 """
 
 from __future__ import annotations
@@ -35,6 +37,23 @@ def elided_foreign_node(name: str) -> bool:
     ``{ForeignNode[first...last]}`` (the whole name; a reformat *to* such a
     node is a reformat). String tests, linear in the name's length."""
     return name.startswith("{ForeignNode[") and name.endswith("]}") and "..." in name
+
+
+def listed_subgraph_node(name: str) -> bool:
+    """True for a subgraph node TensorRT names by the comma-separated list
+    of every layer it runs, ``{conv1/7x7_s2,conv1/relu_7x7,...,prob}`` (the
+    whole name): the DLA subgraph of the TensorRT 7-era googlenet profiles
+    in ../shared/fixtures/public (haxconn_*_dla_*), 57 layers of
+    convolution, pooling, LRN and concatenation under one name, which the
+    first member a rule finds ("conv1") would call convolution. String
+    tests, linear in the name's length."""
+    return name.startswith("{") and name.endswith("}") and "," in name and not name.startswith("{ForeignNode[")
+
+
+def untold_node(name: str) -> bool:
+    """True for a layer whose name says nothing of the kind of its work as
+    a whole: :func:`elided_foreign_node` or :func:`listed_subgraph_node`."""
+    return elided_foreign_node(name) or listed_subgraph_node(name)
 
 
 # Repeats up to this many times count as bounded for backtracking_risk: `_?`, `\d{1,3}`.

@@ -5,6 +5,7 @@ timing it names."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -249,3 +250,29 @@ def test_kernel_times_closer_than_the_stated_floor_agree(tmp_path):
     assert found[0].message.endswith("kernel_time other on NVIDIA H200, tensorrt=11.4.0.106,cuda=13.0, 800x1067: 0.003 "
                                      "in job first; 0.0045 in job rerun (spread 0.0015 ms, tolerance 0; timer "
                                      "resolution 0.0010 ms)")
+
+
+def test_an_implicit_batch_run_counts_its_batch_in_the_throughput():
+    # trtexec's throughput counts batch x iterations with --batch=N, and samples holds iterations:
+    # 4000 iterations of 16 at 16000 qps is a 4 s run (+ 200 ms warm-up), not 0.25 s (then the 3 s default)
+    long_run = _trtexec("trtexec --loadEngine=m.plan --batch=16 --iterations=4000",
+                        distribution={"samples": 4000}, throughput_qps=16000.0)
+    assert trtexec_run_end_ms(long_run) == 4200.0
+    # an explicit-batch run (no --batch) keeps queries over throughput: 4000 / 1000 qps = 4 s
+    explicit = _trtexec("trtexec --loadEngine=m.plan --shapes=x:16x3x224x224 --iterations=4000",
+                        distribution={"samples": 4000}, throughput_qps=1000.0)
+    assert trtexec_run_end_ms(explicit) == 4200.0
+
+
+def test_the_run_length_of_a_real_implicit_batch_run_is_its_walltime(tmp_path, run_cli):
+    # the TensorRT 7 googlenet log's batch-4 run: 'Timing trace has 2668 queries over 3.01129 s' (667 iterations
+    # of 4), 'throughput: 886 qps'; 667 x 4 / 886 = 3.01129 s, so 200 + 3011.29 ms
+    log = Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures" / "public" / \
+        "jetson-trt7_googlenet_raw_googlenet_None_int8_10.txt"
+    done = run_cli("collect", "trtexec", "--log", log, "--family", "g", "--job", "j", "--variant", "int8",
+                   "--measurements", tmp_path / "m")
+    assert done.exit_code == 0, done.err
+    rows = json.loads((tmp_path / "m" / "g" / "j.json").read_text(encoding="utf-8"))["results"]
+    (batch4,) = [r for r in rows if r["batch"] == 4 and r["timing"] == "gpu_compute"]
+    assert batch4["distribution"]["samples"] == 667 and batch4["throughput_qps"] == 886
+    assert round(trtexec_run_end_ms(batch4), 2) == 3211.29

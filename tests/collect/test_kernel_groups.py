@@ -296,3 +296,20 @@ def test_the_default_groups_keep_their_order():
     # the PWN rule comes before Conv and GEMM, yet records list the default groups as before
     assert default_rules().group_order == ["DLA", "GridSample", "attention", "Conv", "GEMM/MatMul",
                                            "Quantize/Dequantize", "normalization and elementwise", "other"]
+
+
+def test_a_subgraph_named_by_its_member_list_is_untold_and_a_finish_row_is_dla():
+    rules = default_rules()
+    # every member listed, comma-separated: the first a rule finds ("stem_conv") says nothing of the rest
+    for name in ("{stem_conv,stem_relu,block1/pool,block1/lrn,head/fc}", "{a/Conv_3,b/MatMul_9}"):
+        assert rules.classify_item(KernelItem(name, 1.0)) == ("other", False, False), name
+    # one member only, no list: read by its name as before; an elided Myelin node stays as it was
+    assert rules.classify_item(KernelItem("{stem_conv}", 1.0))[:2] == ("Conv", True)
+    assert rules.classify_item(KernelItem("{ForeignNode[a,b...c]}", 1.0)) == ("other", False, False)
+    # rows named after such a subgraph are read by their suffix: a reformatter, a wait for a DLA tensor
+    assert rules.classify("{stem_conv,head/fc} output reformatter 0") == ("other", True)
+    for name in ("{stem_conv,head/fc} output to be reformatted 0 finish", "head/fc finish", "images copy finish"):
+        assert rules.classify(name) == ("DLA", True), name
+    grouped = group_times([KernelItem("{stem_conv,head/fc}", 2.5), KernelItem("head/fc finish", 0.25)], rules)
+    assert grouped.groups == {"DLA": 0.25, "other": 2.5}
+    assert grouped.listed == 1 and grouped.untold == 0 and grouped.unclassified_ms == 2.5

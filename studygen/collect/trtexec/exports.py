@@ -64,6 +64,10 @@ class ProfileRun:
     has_median: bool
 
 
+# The timing keys of an --exportProfile row; a row holding none of them is no trtexec row.
+PROFILE_TIME_KEYS = frozenset({"timeMs", "averageMs", "medianMs", "percentage"})
+
+
 def parse_profile(path: Path, display: str | None = None) -> list[ProfileRun]:
     """Parse ``--exportProfile`` (one array or several concatenated). The
     leading ``{"count": N}`` is optional; rows need ``name`` and
@@ -92,6 +96,11 @@ def parse_profile(path: Path, display: str | None = None) -> list[ProfileRun]:
                                  path=display, pointer=f"{pointer}/{position}/name")
             positions[layer["name"]] = position
             average = layer.get("averageMs")
+            if not PROFILE_TIME_KEYS & layer.keys() and layer.keys() - {"name"}:
+                # a list of named rows some other tool wrote (a project's own layer table): say so, not "averageMs"
+                raise InputError(f"unknown --exportProfile keys {sorted(layer)} (expected name with timeMs, averageMs, "
+                                 "medianMs, percentage): not a trtexec layer profile", path=display,
+                                 pointer=f"{pointer}/{position}")
             if not is_number(average) or average < 0:
                 raise InputError("averageMs is missing or not a non-negative number", path=display,
                                  pointer=f"{pointer}/{position}/averageMs")

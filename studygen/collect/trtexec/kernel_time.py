@@ -101,5 +101,9 @@ def kernel_time(items: list[KernelItem], rules: KernelGroupRules, base: dict, *,
     if grouped.untold:
         words.append(f"{grouped.untold} of them are Myelin nodes whose members TensorRT elides "
                      "({ForeignNode[first...last]}): their work cannot be told from the names, so they are unclassified")
+    if grouped.listed:
+        words.append(f"{grouped.listed} of them are subgraph nodes named by the list of their layers "
+                     "({first,second,...}, a TensorRT 7-era DLA subgraph): one name for work of several kinds, "
+                     "so they are unclassified")
     result["note"] = "; ".join(words)
     return result

@@ -224,6 +224,7 @@ def parse_log(path: Path, display: str | None = None) -> TrtexecLog:
             current.errors.append((number, message.strip()))
         _parse_message(current, message, state, where)
     if not runs:
+        _refuse_bare_summary(lines, display)
         raise InputError("not a trtexec console log: no '&&&& RUNNING' line and no performance summary", path=display)
     passed = [run for run in runs if run.status != "FAILED"]
     failed = [run for run in runs if run.status == "FAILED"]
@@ -296,8 +297,11 @@ def _parse_message(run: TrtexecRun, message: str, state: dict, where: Context) -
     if mode == "profile" and _profile_row(run, message, state, where):
         return
     if message == "=== Performance summary ===":
+        _refuse_second_summary(run, where)
         state["mode"], run.summary_line = "summary", where.number
         return
+    if OLD_BLOCK.get(message) == "host_latency" and mode is None:
+        _refuse_second_summary(run, where)  # a TensorRT 7 summary opens with its Host Latency block
     if message in OLD_BLOCK and mode is None and run.summary_line is None:
         state["mode"], state["block"], run.summary_line = "old", OLD_BLOCK[message], where.number
         return
@@ -308,6 +312,34 @@ def _parse_message(run: TrtexecRun, message: str, state: dict, where: Context) -
         run.profile_open_line = where.number
         return
     _parse_setting(run, message, where)
+
+
+def _refuse_bare_summary(lines: list[str], display: str) -> None:
+    """InputError naming the line when a log read no run from holds a
+    performance summary without trtexec's ``[date-time] [I] `` prefix (a
+    README's pasted summaries, the prefixes cut): the prefix is what tells
+    trtexec's lines, and their severity, from anything else, so the figures
+    are not read; before, such a file was said to have no summary at all."""
+    for number, raw in enumerate(lines, start=1):
+        if raw.strip() in ("=== Performance summary ===", "Host Latency"):
+            raise InputError(f"its performance summary (line {number}, {shown(raw.strip())}) has no trtexec line "
+                             "prefix ('[date-time] [I] '), which tells trtexec's lines and their severity from the "
+                             "rest: the log was edited (prefixes cut when pasted?); nothing recorded (collect the log "
+                             "trtexec wrote)", path=display, line=number)
+
+
+def _refuse_second_summary(run: TrtexecRun, where: Context) -> None:
+    """InputError when ``run`` already has a summary: trtexec prints one a
+    run, so a second one with no '&&&& RUNNING' line before it is another
+    run pasted in (a README's summaries, each under its own shell command),
+    whose settings are unknown. Before, the second of two TensorRT 7 blocks
+    was dropped without a word, and two newer summaries were refused as one
+    run printing a figure twice."""
+    if run.summary_line is not None:
+        raise InputError(f"{run.label} has a second performance summary (line {where.number}; the first is on "
+                         f"line {run.summary_line}) with no '&&&& RUNNING' line between them: two runs whose "
+                         "commands the log does not hold; nothing recorded (collect each run's own log, or "
+                         "one file a run)", path=where.display, line=where.number)
 
 
 def _old_summary_line(run: TrtexecRun, message: str, state: dict, where: Context) -> bool:
