@@ -306,12 +306,20 @@ def _is_key_column(texts, fewest: int = 3) -> bool:
     sorted order (batch sizes, token counts, concurrency levels: the sweep a
     table is keyed by), which labels rows rather than holding figures. Any two
     distinct numbers are in order, so two rows are a key only where the prose
-    ranges over the column ("at every concurrency": :func:`type_columns`)."""
+    ranges over the column ("at every concurrency": :func:`type_columns`).
+    A long table repeats each level once per variant (80, 80, 20, 20 beside
+    vLLM, TensorRT-LLM, vLLM, TensorRT-LLM): sorted levels each held by the
+    same number of rows, at least two levels and four rows, are a key too."""
     present = [text for text in texts if not is_empty_cell(text)]
     if len(present) < fewest or not all(_PLAIN_INT_RE.fullmatch(text) for text in present):
         return False
     values = [int(text) for text in present]
-    return len(set(values)) == len(values) and (values == sorted(values) or values == sorted(values, reverse=True))
+    if values != sorted(values) and values != sorted(values, reverse=True):
+        return False
+    # a long table keys each level by a run of rows, one per variant ("| 80 | vLLM |", "| 80 | TensorRT-LLM |",
+    # "| 20 | vLLM |"): every level held by the same number of rows, two at least, is a key as distinct levels are
+    runs = set(Counter(values).values())
+    return runs == {1} or (len(runs) == 1 and len(set(values)) >= 2 and len(values) >= 4)
 
 
 def _short_cells(texts, label_header: bool = False) -> bool:
