@@ -16,14 +16,14 @@ from studygen.lint import lint_text
 LONG = """\
 # Scheduler sweep
 
-| Clients | Scheduler | Step time (ms) | Images/s |
-|---|---|---|---|
-| 4 | greedy | 12.40 | 322.6 |
-| 4 | packed | 13.05 | 306.5 |
-| 16 | greedy | 31.70 | 504.7 |
-| 16 | packed | 27.95 | 572.5 |
-| 64 | greedy | 118.2 | 541.5 |
-| 64 | packed | 96.40 | 663.9 |
+| Clients | Scheduler | Step time (ms) |
+|---|---|---|
+| 4 | greedy | 12.40 |
+| 4 | packed | 13.05 |
+| 16 | greedy | 31.70 |
+| 16 | packed | 27.95 |
+| 64 | greedy | 118.2 |
+| 64 | packed | 96.40 |
 
 {claim}
 """
