@@ -45,6 +45,11 @@ _HEADER_UNIT_RE = lazy_compile(
     + r"|s(?=\)|\]|$))(?!\w)(?!/(?!" + r"(?i:gpus?|devices?|chips?|cards?|nodes?|ranks?|users?|requests?|reqs?|im|imgs?|images?|samples?|"
     r"streams?|seqs?|quer(?:y|ies))\b))"
 )  # a unit per something ("tok/s/GPU", "ms/im") is the unit, as prose reads it (studygen.lint.figures)
+# The rates spelt in words (tokens/s, img/sec, inf/s), any case: a header's capital does not change the unit
+_RATE_WORD_UNITS = {u.lower(): unit for u, unit in UNITS.items() if "/" in u and u[0].islower()}
+_HEADER_RATE_RE = lazy_compile(
+    r"(?<![\w/'])(" + "|".join(re.escape(u) for u in sorted(_RATE_WORD_UNITS, key=len, reverse=True)) + r")(?!\w)(?!/(?!(?:gpus?|devices?|chips?|cards?|nodes?|ranks?|users?|streams?)\b))",
+    re.IGNORECASE)
 # A header split into the parts of a multi-figure cell: "fp16 ms 800x800 / 800x1067",
 # "plan MiB fp16 to FP8", "GEMM ms fp16 → FP8", "min / max ms", "median (min–max)".
 _HEADER_SPLIT_RE = lazy_compile(PARTING_SLASH + r"|\s+to\s+|\s*(?:→|->|=>)\s*|\s+vs\.?\s+|\s*[–—]\s*")
@@ -100,9 +105,14 @@ def table_unit(table: Table) -> str | None:
 @lru_cache(maxsize=8192)
 def header_unit(header: str) -> str | None:
     """The unit a header names (``GEMM ms fp16`` -> ``ms``, ``plan MiB`` ->
-    ``MiB``, ``speedup (x)`` -> ``x``, ``AP fp16 / FP8`` -> ``AP``), or None."""
+    ``MiB``, ``speedup (x)`` -> ``x``, ``AP fp16 / FP8`` -> ``AP``,
+    ``Tokens/sec`` -> ``tokens/s``), or None."""
     match = _HEADER_UNIT_RE.search(header.replace("×", "x"))
     if not match:
+        # a rate spelt in words starts a header with a capital ("Tokens/sec", "Images/s"), as prose never does
+        rate = _HEADER_RATE_RE.search(header)
+        if rate:
+            return _RATE_WORD_UNITS[rate.group(1).lower()]
         # snake_case names end in their unit: "e2e_latency_ms", "plan_mib", "speedup_x", "saving_pct"
         snake = _SNAKE_UNIT_RE.search(header)
         return _SNAKE_UNITS.get(snake.group(1).lower()) if snake else None
@@ -306,12 +316,20 @@ def _is_key_column(texts, fewest: int = 3) -> bool:
     sorted order (batch sizes, token counts, concurrency levels: the sweep a
     table is keyed by), which labels rows rather than holding figures. Any two
     distinct numbers are in order, so two rows are a key only where the prose
-    ranges over the column ("at every concurrency": :func:`type_columns`)."""
+    ranges over the column ("at every concurrency": :func:`type_columns`).
+    A long table repeats each level once per variant (80, 80, 20, 20 beside
+    vLLM, TensorRT-LLM, vLLM, TensorRT-LLM): sorted levels each held by the
+    same number of rows, at least two levels and four rows, are a key too."""
     present = [text for text in texts if not is_empty_cell(text)]
     if len(present) < fewest or not all(_PLAIN_INT_RE.fullmatch(text) for text in present):
         return False
     values = [int(text) for text in present]
-    return len(set(values)) == len(values) and (values == sorted(values) or values == sorted(values, reverse=True))
+    if values != sorted(values) and values != sorted(values, reverse=True):
+        return False
+    # a long table keys each level by a run of rows, one per variant ("| 80 | vLLM |", "| 80 | TensorRT-LLM |",
+    # "| 20 | vLLM |"): every level held by the same number of rows, two at least, is a key as distinct levels are
+    runs = set(Counter(values).values())
+    return runs == {1} or (len(runs) == 1 and len(set(values)) >= 2 and len(values) >= 4)
 
 
 def _short_cells(texts, label_header: bool = False) -> bool:

@@ -5,9 +5,10 @@ with its unit and its printed decimals; the decimals give the rounding a
 check must allow (a value printed ``0.19`` stands for 0.185 to 0.195).
 Units understood: ms, s, us, ns, %, x, MiB, GiB, KiB, MB, GB, KB, AP, AP50,
 AP75 and the rates (:data:`RATE_UNITS`) tokens/s, images/s, requests/s,
-queries/s, samples/s, sequences/s, iterations/s and the bandwidths MB/s, GB/s,
-TB/s, MiB/s, GiB/s (aliases such as ``µs``, ``×``, ``img/s``, ``req/s``,
-``QPS`` map onto these). ``800 x 1067`` is a shape and ``11.4.0.106`` a
+queries/s, samples/s, sequences/s, iterations/s, inferences/s and the
+bandwidths MB/s, GB/s, TB/s, MiB/s, GiB/s (aliases such as ``µs``, ``×``,
+``img/s``, ``req/s``, ``QPS`` and the "/sec" spellings, ``inf/sec``, map onto
+these). ``800 x 1067`` is a shape and ``11.4.0.106`` a
 version, never figures; ``B200`` or ``fp16`` hold no figure.
 
 A *range* is two figures joined by ``to``, ``-``, ``–`` or
@@ -43,6 +44,13 @@ UNITS: dict[str, str] = {
     "sequences/s": "sequences/s", "sequence/s": "sequences/s", "seqs/s": "sequences/s", "seq/s": "sequences/s",
     "iterations/s": "iterations/s", "iters/s": "iterations/s", "iter/s": "iterations/s", "it/s": "iterations/s",
     "MB/s": "MB/s", "GB/s": "GB/s", "TB/s": "TB/s", "GB/sec": "GB/s", "MiB/s": "MiB/s", "GiB/s": "GiB/s",
+    # the same rates spelt per "sec", as benchmark scripts print them ("123.28 inf/sec", "950 images/sec")
+    "images/sec": "images/s", "img/sec": "images/s", "requests/sec": "requests/s", "req/sec": "requests/s",
+    "queries/sec": "queries/s", "samples/sec": "samples/s", "sequences/sec": "sequences/s", "seq/sec": "sequences/s",
+    "iterations/sec": "iterations/s", "it/sec": "iterations/s", "MB/sec": "MB/s", "TB/sec": "TB/s",
+    # a model's forward passes per second ("inferences/sec", "inf/s"): a throughput like the rest
+    "inferences/s": "inferences/s", "inference/s": "inferences/s", "inf/s": "inferences/s",
+    "inferences/sec": "inferences/s", "inference/sec": "inferences/s", "inf/sec": "inferences/s",
     "AP": "AP", "mAP": "AP", "AP50": "AP50", "AP75": "AP75", "mAP50": "AP50", "mAP75": "AP75",
 }
 RATIO_UNITS = frozenset({"x", "%"})

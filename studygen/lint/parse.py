@@ -284,6 +284,16 @@ def parse_document(text: str, path: str) -> Document:
         return build_document(source, path, tokens, env)
 
 
+def _underlined_paragraph(token) -> bool:
+    """True for a setext heading of two text lines or more: a paragraph with
+    "---" (or "===") right under it, meant as a rule and rendered as one
+    long heading. Its sentences are prose: read as a heading, every claim in
+    it went unread (a conclusion of three sentences followed by a "---" line,
+    in an unseen benchmark README, session 24). A one-line title over its
+    underline stays a heading."""
+    return token.markup in ("-", "=") and token.map is not None and token.map[1] - token.map[0] > 2
+
+
 def build_document(source: str, path: str, tokens: list, env: dict | None = None) -> Document:
     """The lint model from :func:`lint_parser` ``tokens`` of ``source`` (see
     :func:`parse_document`); ``env`` is the parse's environment (link
@@ -306,7 +316,7 @@ def build_document(source: str, path: str, tokens: list, env: dict | None = None
         if kind == "paragraph_open" or kind == "heading_open":
             inline = tokens[index + 1]
             start, end = token.map
-            is_heading = kind == "heading_open"
+            is_heading = kind == "heading_open" and not _underlined_paragraph(token)
             if is_heading and int(token.tag[1]) <= 2:
                 section += 1
             block_text = inline_text(inline.content, env)

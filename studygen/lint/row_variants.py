@@ -115,7 +115,8 @@ def _pairs(table: Table, column: int, subject: str, reference: str, rows: list[i
     keys = [c for c in table.label_columns if c != column
             and len({_cell(table.rows[i].cells[c]) for i in of[subject]}) > 1]
     if not keys:
-        return ()
+        # the clause named one key ("at 20 users"): one row of each variant left is that key's pair
+        return ((of[subject][0], of[reference][0]),) if len(of[subject]) == len(of[reference]) == 1 else ()
 
     def keyed(indexes: list[int]) -> dict[tuple[str, ...], list[int]]:
         found: dict[tuple[str, ...], list[int]] = {}
@@ -146,12 +147,15 @@ def measured_series(table: Table, kinds: tuple[str, ...], clause: str) -> tuple[
     return of_kind[0] if len(of_kind) == 1 else None
 
 
-def row_pairs(document: Document, clause: str, kinds: tuple[str, ...], view: TextView) -> list[RowPair]:
-    """Every :class:`RowPair` the clause names in the document, in document order."""
+def row_pairs(document: Document, clause: str, kinds: tuple[str, ...], view: TextView, fewest: int = 2
+              ) -> list[RowPair]:
+    """Every :class:`RowPair` the clause names in the document, in document order: those with ``fewest``
+    pairs at least (2 for a claim over every row; 1 for one about the rows the clause names, "at 20 users",
+    which may leave one key), or with none where the table never pairs the two variants."""
     found: list[RowPair] = []
     for table, column, variants, series, rows in _candidates(document, document.tables, clause, kinds, view):
         pairs = _pairs(table, column, *variants[:2], rows)
-        if len(pairs) >= 2 or (not pairs and _never_paired(table, column, *variants[:2], rows)):
+        if len(pairs) >= fewest or (not pairs and _never_paired(table, column, *variants[:2], rows)):
             found.append(RowPair(table, series[0], variants[0], variants[1], series[1], pairs))
     return found
 

@@ -82,7 +82,10 @@ about those rows) is read as the universal one restricted to them, when the
 clause names both variants and leaves fewer rows than it would naming none
 (:func:`_on_named_rows`); named rows without a comparison leave it unread.
 Case (a new user's trial): that sentence passed with 0 findings while the
-H100 PCIe row printed fp16 0.03882 ms against fp32 0.03613 ms.
+H100 PCIe row printed fp16 0.03882 ms against fp32 0.03613 ms. Variants as
+rows of a long table are read so as well: a clause naming one level ("at 20
+users") leaves one row of each, their pair (:func:`~.row_variants.row_pairs`
+with ``fewest=1``).
 
 Cases: ``sg107_pos_*``, ``sg107_neg_*``, ``tests/lint/test_row_axis.py``,
 ``tests/lint/test_joined_claims.py``, ``tests/lint/test_named_row_claims.py``,
@@ -430,7 +433,7 @@ def _on_named_rows(document: Document, sentence: Sentence, clause: str, subject:
         own = [pair for pair in named if pair.table.section == sentence.block.section]
         judged = own if len(own) == 1 else named
     else:
-        judged = row_pairs(document, clause, kinds, view) or [
+        judged = row_pairs(document, clause, kinds, view, fewest=1) or [
             joined for joined in _joined(document, sentence, subject, reference, kinds, view) if not joined.sides.implicit]
     if not judged:
         return []
