@@ -33,7 +33,9 @@ ratios they come from, as speedups are usually averaged); "about", "around",
 digits ("about 60%" is 55 to 65%); "at least", "over", "more than" need one row to reach it; "at
 most", "under", "less than" one row at or below it. A percentage column of
 the same table printing ``P`` in a named row also backs it. A figure denied
-("not 40% faster") is not read. Only when no reading fits is it reported.
+("not 40% faster") is not read, nor one whose first reference after the
+figure is a bound the study set ("10% lower than the budget", "under its
+8 ms target"), no variant. Only when no reading fits is it reported.
 
 A clause naming two rows of the table by their labels, one of them the
 reference ("X uses 20% less total memory than Y"), compares those rows in
@@ -109,6 +111,26 @@ def _noun_end(change) -> int:
 # "saves 12% of the time", "shaves 12% off", "cuts 38% from the latency": a verb of saving, the figure its object
 _SAVING_VERB_RE = lazy_compile(
     r"\b(?:sav(?:e|es|ed|ing)|shav(?:e|es|ed|ing)|cut(?:s|ting)?|trim(?:s|med|ming)?)\s+" + _HEDGE_BEFORE, re.IGNORECASE)
+
+# "10% lower than the budget", "stays 5% under its 8 ms target": the figure is measured against a bound the
+# study set, not against another variant; read as a change between the table's two variants, a true sentence
+# was reported with the variants' own change. Only the first reference after the figure counts ("10% lower than
+# fp16, within the 16 ms budget" is still a change against fp16).
+_REFERENCE_LEAD_RE = lazy_compile(
+    r"\b(?:than|vs\.?|versus|against|compared\s+(?:to|with)|relative\s+to|above|below|under|within)\s+",
+    re.IGNORECASE)
+_TARGET_RE = lazy_compile(
+    r"(?:(?:the|a|an|its|our|their|this|that)\s+)?(?:[\w.-]+\s+){0,2}?"
+    r"(?:budgets?|targets?|thresholds?|limits?|goals?|requirements?|deadlines?|SLAs?|SLOs?|caps?)\b",
+    re.IGNORECASE)
+
+
+def _against_target(change: Change) -> bool:
+    """True when the first reference after ``change``'s figure is a bound
+    ("than the budget", "below its 8 ms target"), no variant."""
+    lead = _REFERENCE_LEAD_RE.search(change.clause, change.figure.end - change.clause_start)
+    return lead is not None and _TARGET_RE.match(change.clause, lead.end()) is not None
+
 
 _NEGATION_RE = lazy_compile(r"\b(?:not|never|no|rather\s+than|instead\s+of|if|would|could)\b[^,;:]{0,40}$",
                             re.IGNORECASE)
@@ -364,6 +386,8 @@ def _finding(document: Document, sentence: Sentence, change: Change,
     if not kinds:
         return None
     figure = change.figure
+    if _against_target(change):
+        return None
     start = change.clause_start - sentence.start
     view = sentence.segment_view(start, start + len(change.clause))  # the whole clause names the rows
     pair = tie(document, change.clause, kinds, view, change.object_text)
