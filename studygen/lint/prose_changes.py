@@ -16,7 +16,8 @@ whole range: :mod:`studygen.lint.range_operands`):
   by", "saves P%", "shaves P% off", "a P% reduction/saving/drop in") is
   ``(y - x) / y``;
 - an increase ("more", "higher", "larger", "increases … by", "grows by") is
-  ``(x - y) / y``;
+  ``(x - y) / y``; a figure's place said by "above" or "below" ("4% above
+  fp32") is an increase or a decrease;
 - a change named by a noun alone after a comparison ("fp16 is 1.42x faster
   than fp32, a 40% reduction") is of the quantity the comparative compares
   (a reduction beside "faster": the time);
@@ -72,7 +73,7 @@ _WORD_SENSE = {
     "smaller": _DECREASE, "less": _DECREASE, "lower": _DECREASE, "fewer": _DECREASE, "shorter": _DECREASE,
     "cheaper": _DECREASE,
     "more": _INCREASE, "higher": _INCREASE, "larger": _INCREASE, "bigger": _INCREASE, "greater": _INCREASE,
-    "longer": _INCREASE,
+    "longer": _INCREASE, "above": _INCREASE, "below": _DECREASE,
     "faster": _FASTER, "quicker": _FASTER, "slower": _SLOWER,
 }
 _NOUN_SENSE = {"reduction": _DECREASE, "decrease": _DECREASE, "drop": _DECREASE, "saving": _DECREASE,
