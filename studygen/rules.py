@@ -92,7 +92,7 @@ RULES: tuple[Rule, ...] = (
     Rule("SG212", ERROR, "incomparable timings", "studygen.checks.sg212_incomparable",
          "latencies measured differently, or by different shards of one job, in one ratio, range or table, "
          "or compared in the study file's prose (there also variants from different software versions or model "
-         "revisions, unnamed)"),
+         "revisions, unnamed, and kernel times of different spans: a whole trace against a mean per step)"),
     Rule("SG213", WARNING, "unstable measurement", "studygen.checks.sg213_unstable",
          "a ratio, verdict, range or side finding built on a timing flagged unstable, or such a timing quoted in "
          "the study file's prose"),

@@ -26,7 +26,15 @@ quoted figure (:func:`~studygen.checks.prose_figures.matches` over
 figure or a statistic its record keeps). It resolves only when every such
 row is a latency and all of them were timed one way
 (:func:`~studygen.study.timing.timing_signature`); a figure no row gives, or
-one rows timed differently (or a kernel time) give alike, is not judged.
+one rows timed differently give alike, is not judged. A figure every row of
+which is a kernel time resolves to what its profile spans
+(:func:`~studygen.records.profile_spread.kernel_span`): two kernel times of
+different spans, a whole trace's total against a step's mean, are an SG212
+error unless the sentence says what each spans ("per step", "whole trace");
+a kernel time against a latency is not judged here. Case (trial 24): "The
+A100 is 8.8x faster than the V100 in fp32 total kernel time (10.69 ms
+against 93.6 ms)" set an AlexNet trace of no steps against five training
+steps of another model.
 Two resolved figures of different signatures are an SG212 error at the
 sentence's line in the study file, naming each side's method as SG212's
 other findings do (:func:`~studygen.study.timing.describe`).
@@ -82,6 +90,7 @@ from ..lint.parse import parse_document
 from ..lint.sg103_derived_figures import ratio_operands
 from ..patterns import lazy_compile
 from ..records.kinds import Kind
+from ..records.profile_spread import kernel_span
 from ..rules import code_of
 from ..render.produced import WRITTEN
 from ..study.placeholders import NOT_CLAIMS
@@ -108,6 +117,13 @@ BUILD_ADVICE = ("compare variants of one software version and model revision, or
                 f"or explain the comparison (explanations: {CODE})")
 # what sets two times side by side with nothing between them but the word: "0.1547 ms against 0.1536 ms"
 _AGAINST = re.compile(r"\s*,?\s*(against|vs\.?|versus|compared\s+(?:with|to))\s+", re.IGNORECASE)
+# the signature of a kernel time: (_KERNEL, what its figures span), never equal to a latency's
+_KERNEL = "kernel time"
+SPAN_ADVICE = ("compare kernel times that span the same thing (profiles with profiler steps, or whole traces), or say "
+               f"in the sentence what each spans, or explain the comparison (explanations: {CODE})")
+# words that say what a kernel time spans, so that a sentence naming them compares spans on purpose
+_SPAN_NAMED = lazy_compile(r"\bwhole[\s-]trace\b|\bper[\s-](?:profiled\s+)?(?:steps?|iterations?|forwards?)\b|"
+                           r"\btotal\s+over\b|\bmean\s+per\b|\bself[\s-]time\b", re.IGNORECASE)
 ADVICE = ("compare figures timed the same way, or say in the sentence how each side was timed, or explain the "
           f"comparison (explanations: {CODE})")
 
@@ -236,6 +252,9 @@ class _Owners:
         if self._figures is None:
             self._figures = [(row_figures(row), row) for row in self.study.rows if row.unit == "ms"]
         rows = [row for values, row in self._figures if any(matches(figure.text, v * factor) for v in values)]
+        if rows and all(row.kind == Kind.KERNEL_TIME for row in rows):
+            spans = frozenset((_KERNEL, kernel_span(row.record, row.result)) for row in rows)
+            return (spans, rows) if len(spans) == 1 else None  # rows of two spans give it alike: not told
         if not rows or any(row.kind != Kind.LATENCY for row in rows):
             return None
         signatures = frozenset(timing_signature(row) for row in rows)
@@ -318,6 +337,9 @@ def _finding(context, owners: _Owners, item, sentence, words: str, first: Figure
     if None in sides:
         return None  # a side unresolved
     text = sentence.text
+    kernel = [_is_kernel(signatures) for signatures, _ in sides]
+    if any(kernel):
+        return _span_finding(context, item, sentence, words, first, second, sides) if all(kernel) else None
     if not sides[0][0].isdisjoint(sides[1][0]):
         # timed one way: the variants' figures may still come from other software or another model revision
         confounds = confounded(text, sides[0][1], sides[1][1])
@@ -333,6 +355,28 @@ def _finding(context, owners: _Owners, item, sentence, words: str, first: Figure
     shown = f"{with_unit(first.text, unit)} against {with_unit(second.text, unit)}"
     message = f"'{words}' in {pointer} compares {what}: {listed}"
     return _at_sentence(context, item, text, message, advice, f"{pointer} {shown}")
+
+
+def _is_kernel(signatures: frozenset) -> bool:
+    return any(signature[0] == _KERNEL for signature in signatures)
+
+
+def _span_finding(context, item, sentence, words: str, first: Figure, second: Figure, sides) -> Finding | None:
+    """The finding of a comparison of two kernel times (``sides`` as
+    :meth:`_Owners.of` gives them) whose figures span different things, a
+    total over a whole trace against a mean per iteration, say
+    (:func:`~studygen.records.profile_spread.kernel_span`), unless the
+    sentence says what each spans; None otherwise."""
+    spans = [next(iter(signatures))[1] for signatures, _ in sides]
+    if spans[0] == spans[1] or _SPAN_NAMED.search(sentence.text):
+        return None
+    unit = first.unit or second.unit
+    pointer = item.source.pointer
+    listed = "; ".join(f"{with_unit(figure.text, unit)} ({', '.join(dict.fromkeys(r.variant for r in rows))}, "
+                       f"{_jobs(rows)}): {span}" for figure, (_, rows), span in zip((first, second), sides, spans))
+    message = f"'{words}' in {pointer} compares kernel times that span different things: {listed}"
+    shown = f"{with_unit(first.text, unit)} against {with_unit(second.text, unit)}"
+    return _at_sentence(context, item, sentence.text, message, SPAN_ADVICE, f"{pointer} {shown}")
 
 
 def _at_sentence(context, item, text: str, message: str, advice: str, key: str) -> Finding:

@@ -16,7 +16,8 @@ whole range: :mod:`studygen.lint.range_operands`):
   by", "saves P%", "shaves P% off", "a P% reduction/saving/drop in") is
   ``(y - x) / y``;
 - an increase ("more", "higher", "larger", "increases … by", "grows by") is
-  ``(x - y) / y``;
+  ``(x - y) / y``; a figure's place said by "above" or "below" ("4% above
+  fp32") is an increase or a decrease;
 - a change named by a noun alone after a comparison ("fp16 is 1.42x faster
   than fp32, a 40% reduction") is of the quantity the comparative compares
   (a reduction beside "faster": the time);
@@ -33,7 +34,9 @@ ratios they come from, as speedups are usually averaged); "about", "around",
 digits ("about 60%" is 55 to 65%); "at least", "over", "more than" need one row to reach it; "at
 most", "under", "less than" one row at or below it. A percentage column of
 the same table printing ``P`` in a named row also backs it. A figure denied
-("not 40% faster") is not read. Only when no reading fits is it reported.
+("not 40% faster") is not read, nor one whose first reference after the
+figure is a bound the study set ("10% lower than the budget", "under its
+8 ms target"), no variant. Only when no reading fits is it reported.
 
 A clause naming two rows of the table by their labels, one of them the
 reference ("X uses 20% less total memory than Y"), compares those rows in
@@ -70,7 +73,7 @@ _WORD_SENSE = {
     "smaller": _DECREASE, "less": _DECREASE, "lower": _DECREASE, "fewer": _DECREASE, "shorter": _DECREASE,
     "cheaper": _DECREASE,
     "more": _INCREASE, "higher": _INCREASE, "larger": _INCREASE, "bigger": _INCREASE, "greater": _INCREASE,
-    "longer": _INCREASE,
+    "longer": _INCREASE, "above": _INCREASE, "below": _DECREASE,
     "faster": _FASTER, "quicker": _FASTER, "slower": _SLOWER,
 }
 _NOUN_SENSE = {"reduction": _DECREASE, "decrease": _DECREASE, "drop": _DECREASE, "saving": _DECREASE,
@@ -90,9 +93,10 @@ _NOUN_AFTER_RE = lazy_compile(
 _HEDGE_BEFORE = r"(?:(?:up\s*to|about|around|roughly|nearly|almost|approximately|~|≈|at\s+least|at\s+most|over|" \
                 r"more\s+than|less\s+than|on\s+average)\s*)?$"
 _BY = r"by\s+" + _HEDGE_BEFORE
-# "reduces the fp16 latency by 38%", "faster by 38%"
+# "reduces the fp16 latency by 38%", "faster by 38%"; an object word may join two words by a slash, as a kernel
+# group's name does ("cuts GEMM/MatMul time by 2%"): a slash that broke the object left the change unread
 _VERB_BEFORE_RE = lazy_compile(
-    r"\b(reduc|decreas|cut|lower|shrink|shrank|trim|increas|rais|grow|grew|climb|rise|rose)\w*\s+((?:[`*_]*[\w.+-]+[`*_]*\s+){0,5}?)" + _BY,
+    r"\b(reduc|decreas|cut|lower|shrink|shrank|trim|increas|rais|grow|grew|climb|rise|rose)\w*\s+((?:[`*_]*[\w.+-]+(?:/[\w.+-]+)*[`*_]*\s+){0,5}?)" + _BY,
     re.IGNORECASE)
 _WORD_BEFORE_RE = lazy_compile(rf"\b({_WORDS})\s+" + _BY, re.IGNORECASE)
 # a comparative anywhere in a clause ("1.42x faster than fp32"): what a change named by a noun alone is of
@@ -108,6 +112,26 @@ def _noun_end(change) -> int:
 # "saves 12% of the time", "shaves 12% off", "cuts 38% from the latency": a verb of saving, the figure its object
 _SAVING_VERB_RE = lazy_compile(
     r"\b(?:sav(?:e|es|ed|ing)|shav(?:e|es|ed|ing)|cut(?:s|ting)?|trim(?:s|med|ming)?)\s+" + _HEDGE_BEFORE, re.IGNORECASE)
+
+# "10% lower than the budget", "stays 5% under its 8 ms target": the figure is measured against a bound the
+# study set, not against another variant; read as a change between the table's two variants, a true sentence
+# was reported with the variants' own change. Only the first reference after the figure counts ("10% lower than
+# fp16, within the 16 ms budget" is still a change against fp16).
+_REFERENCE_LEAD_RE = lazy_compile(
+    r"\b(?:than|vs\.?|versus|against|compared\s+(?:to|with)|relative\s+to|above|below|under|within)\s+",
+    re.IGNORECASE)
+_TARGET_RE = lazy_compile(
+    r"(?:(?:the|a|an|its|our|their|this|that)\s+)?(?:[\w.-]+\s+){0,2}?"
+    r"(?:budgets?|targets?|thresholds?|limits?|goals?|requirements?|deadlines?|SLAs?|SLOs?|caps?)\b",
+    re.IGNORECASE)
+
+
+def _against_target(change: Change) -> bool:
+    """True when the first reference after ``change``'s figure is a bound
+    ("than the budget", "below its 8 ms target"), no variant."""
+    lead = _REFERENCE_LEAD_RE.search(change.clause, change.figure.end - change.clause_start)
+    return lead is not None and _TARGET_RE.match(change.clause, lead.end()) is not None
+
 
 _NEGATION_RE = lazy_compile(r"\b(?:not|never|no|rather\s+than|instead\s+of|if|would|could)\b[^,;:]{0,40}$",
                             re.IGNORECASE)
@@ -363,6 +387,8 @@ def _finding(document: Document, sentence: Sentence, change: Change,
     if not kinds:
         return None
     figure = change.figure
+    if _against_target(change):
+        return None
     start = change.clause_start - sentence.start
     view = sentence.segment_view(start, start + len(change.clause))  # the whole clause names the rows
     pair = tie(document, change.clause, kinds, view, change.object_text)

@@ -24,7 +24,9 @@ table by their labels, not the figures. When the clause holds
   word with, the one all of whose own header words it names ("total GPU
   memory" names ``Total Memory``, not ``Memory per GPU``); a clause naming
   two columns so, or a ratio column while it does not speak of speed, is
-  skipped;
+  skipped; where none of these gives a column, the one column the sentence's
+  words before the clause name by its header ("In fp32, Conv takes 3.1x the
+  time of norm": the clause starts after the comma);
 
 the figure is recomputed both ways round: ``a / b`` and ``b / a`` for a
 ratio, ``(a - b) / a``, ``(a - b) / b`` and ``a / b`` in either order and
@@ -171,6 +173,20 @@ def _column(table: Table, clause: str) -> Series | None:
     return timed[0] if len(timed) == 1 else None
 
 
+def _lead_column(table: Table, lead: str) -> Series | None:
+    """The one measured column of ``table`` that ``lead`` (words before a
+    clause: "In fp32, ", "For the tf32 run, ") names by its header's own
+    words, or None: a lead naming none or several, or naming a ratio
+    column, names no column to read."""
+    numeric = [s for s in table.series if s.column not in table.label_columns]
+    if len(numeric) < 2:
+        return None
+    shared = frozenset.intersection(*(s.keywords for s in numeric))
+    words = keywords(normalize(lead))
+    named = [s for s in numeric if (s.keywords - shared - {"x"}) & words]
+    return named[0] if len(named) == 1 and named[0].unit not in RATIO_UNITS else None
+
+
 def _named_whole(table: Table, numeric: list[Series], clause: str, named: dict[int, Series]) -> dict[int, Series]:
     """``named`` (id -> series, columns the clause shares a word with) cut to
     the one whose header's own words (:func:`.header_names.name_words`, less
@@ -213,17 +229,19 @@ def _negated(figure: Figure) -> Figure:
     return figure._replace(value=-figure.value)
 
 
-def _reading(table: Table, text: str, start: int, end: int, figure: Figure) -> _Reading | None:
+def _reading(table: Table, text: str, start: int, end: int, figure: Figure, lead: str = "") -> _Reading | None:
     """What ``table`` gives for the ratio or percentage ``figure`` of the
     clause ``text[start:end]``: None when the clause does not name two of its
     rows and a column to read; else whether a formula fits either way round,
     in the direction the clause states (:mod:`studygen.lint.ratio_direction`),
-    by the measured column or by a ratio column printed beside it."""
+    by the measured column or by a ratio column printed beside it. A column
+    the clause does not name may be named by ``lead``, the sentence before
+    the clause ("In fp32, Conv takes 3.1x the time of norm")."""
     clause = text[start:end]
     rows = named_rows(table, clause)
     if rows is None:
         return None
-    series = _column(table, clause)
+    series = _column(table, clause) or (_lead_column(table, lead) if lead else None)
     if series is None:
         return None
     # a cell printing a range is read over its range (studygen.lint.range_operands)
@@ -288,7 +306,8 @@ def row_ratio_findings(document: Document) -> list[tuple[int, str, str]]:
                     continue
                 if tables is None:
                     tables = _tables(document, sentence, start, end)
-                readings = [r for r in (_reading(t, text, start, end, figure) for t in tables) if r is not None]
+                lead = text[sentence.start:start]
+                readings = [r for r in (_reading(t, text, start, end, figure, lead) for t in tables) if r is not None]
                 if len(readings) != 1 or readings[0].fits:
                     continue
                 found.append(_finding(sentence, figure, readings[0]))

@@ -132,7 +132,10 @@ _COMPARISON_WORDS = (
     r"\blag(?:s|ged|ging)?(?:\s+behind)?|\bunderperform(?:s|ed|ing)?|\bbehind)"
 )
 # "than the", and a ratio in words ending where its reference begins ("twice as fast as", .worded_ratios)
-REFERENCE_BEFORE_RE = lazy_compile(f"(?:{_COMPARISON_WORDS}|{WORDED_RATIO})" + r"\s+(?:the\s+|a\s+|an\s+)?[`*_]*$",
+# "4% above fp32", "0.4% below fp16": a figure's place against the reference, which a percent change states
+# (studygen.lint.prose_changes) but no comparison without a figure does (not in COMPARISON_RE: "the table below")
+REFERENCE_BEFORE_RE = lazy_compile(f"(?:{_COMPARISON_WORDS}|{WORDED_RATIO}|%\\s*(?:above|below))"
+                                   + r"\s+(?:the\s+|a\s+|an\s+)?[`*_]*$",
                                    re.IGNORECASE)
 # a word of comparison anywhere ("than", "vs", "outperforms" …): what comes after it is the reference
 COMPARISON_RE = lazy_compile(_COMPARISON_WORDS + r"\b", re.IGNORECASE)

@@ -28,7 +28,10 @@ traces) the study reads it from the iterations
 What a profile timed (:func:`cpu_operator_profile`) is decided here too, for
 render (what its figures are called) and for the checks that set one job's
 kernel times beside another's (SG207: CPU operators' self time and GPU
-kernel time are two quantities, never one on two platforms).
+kernel time are two quantities, never one on two platforms), and what its
+figures span (:func:`kernel_span`: a Kineto trace without profiler steps
+gives totals over the whole trace, which SG212 never sets beside a mean per
+iteration).
 """
 
 from __future__ import annotations
@@ -48,6 +51,27 @@ def cpu_operator_profile(record, result: dict) -> bool:
     its ``profiler`` says so (:data:`CPU_PROFILER`), or its record states a
     machine without a GPU (:func:`~studygen.records.keys.measured_without_gpu`)."""
     return str(result.get("profiler") or "").startswith(CPU_PROFILER_NAME) or measured_without_gpu(record.provenance)
+
+
+# What a kernel-time result's figures span (kernel_span); a Kineto trace is what collect torch-profile reads
+CPU_SPAN = "CPU operators' self time per forward"
+WHOLE_TRACE_SPAN = "a total over the whole trace"
+ITERATION_SPAN = "a mean per profiled iteration"
+_KINETO_PROFILER = "torch.profiler (Kineto trace"
+
+
+def kernel_span(record, result: dict) -> str:
+    """What the figures of a kernel-time ``result`` of ``record`` span:
+    :data:`CPU_SPAN` for a CPU operator profile (:func:`cpu_operator_profile`),
+    :data:`WHOLE_TRACE_SPAN` for a Kineto trace read without profiler steps
+    (no ``per_iteration``: every kernel the trace holds, warm-up and all),
+    else :data:`ITERATION_SPAN` (a step's, a forward's or trtexec's
+    per-iteration time)."""
+    if cpu_operator_profile(record, result):
+        return CPU_SPAN
+    if str(result.get("profiler") or "").startswith(_KINETO_PROFILER) and not result.get("per_iteration"):
+        return WHOLE_TRACE_SPAN
+    return ITERATION_SPAN
 
 
 def iteration_totals(result: dict) -> list[tuple[str, float]]:
