@@ -511,7 +511,8 @@ def kernel_time_result(trace: Trace, rules: KernelGroupRules, base: dict) -> dic
     the durations carry (:mod:`.trace_resolution`: 0.270, not 0.27).
     """
     profiler = profiler_name(trace)
-    notes = [f"{len(trace.kernels)} kernel launches of {len({k.name for k in trace.kernels})} kernels; "
+    launches, names = len(trace.kernels), len({k.name for k in trace.kernels})
+    notes = [f"{launches} kernel launch{'' if launches == 1 else 'es'} of {names} kernel{'' if names == 1 else 's'}; "
              f"{grouping_note(rules.source)}; each group lists at most its {KERNELS_LISTED_PER_GROUP} largest "
              "kernels"]
     by_step: dict[str, list[Kernel]] = {}

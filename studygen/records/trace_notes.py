@@ -13,7 +13,8 @@ from ..patterns import lazy_compile
 LEFT_OUT = "left out"
 COUNTED_IN_TOTALS = "counted in the whole-trace totals"
 _NO_STEP_KERNEL = "no kernel falls in the trace's"
-_UNMATCHED = "kernels matched no rule"
+# "1 kernel matched no rule", "18 kernels matched no rule"; records written before the singular say "1 kernels"
+_UNMATCHED = "matched no rule"
 
 # A count is read up to 18 digits, more kernels than a trace holds: a note is text from disk, and a count past
 # Python's 4300-digit limit (a hand-edited result note has no length limit) stopped render with int()'s error.
@@ -22,7 +23,7 @@ _COUNT = r"\d{1,18}"
 UNLAUNCHED_NOTE = lazy_compile(r"^(?P<file>.+?)(?: \(device (?P<device>" + _COUNT + r")\))?: (?P<count>" + _COUNT + r") kernels? "
                                r"\((?P<ms>[0-9.e+-]+) ms\) (?P<why>.+): (?P<done>" + LEFT_OUT + "|"
                                + COUNTED_IN_TOTALS + r")$")
-UNMATCHED_NOTE = lazy_compile(r"(?:^|; )(" + _COUNT + r") " + _UNMATCHED + r"(?:;|$)")
+UNMATCHED_NOTE = lazy_compile(r"(?:^|; )(" + _COUNT + r") kernels? " + _UNMATCHED + r"(?:;|$)")
 
 
 def unlaunched_note(file: str, device: int | None, count: int, ms: str, why: str, done: str) -> str:
@@ -33,8 +34,9 @@ def unlaunched_note(file: str, device: int | None, count: int, ms: str, why: str
 
 
 def unmatched_note(count: int) -> str:
-    """``18 kernels matched no rule`` (of the study file's kernel_groups), read back by :data:`UNMATCHED_NOTE`."""
-    return f"{count} {_UNMATCHED}"
+    """``18 kernels matched no rule`` or ``1 kernel matched no rule`` (of the study file's kernel_groups),
+    read back by :data:`UNMATCHED_NOTE` (which also reads the ``1 kernels`` of records written before)."""
+    return f"{count} kernel{'' if count == 1 else 's'} {_UNMATCHED}"
 
 
 def no_step_kernel_note(steps: int) -> str:

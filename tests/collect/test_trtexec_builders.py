@@ -39,7 +39,7 @@ def test_dump_profile_total_is_the_tables_total_row(collect, workdir):
     assert kernel["iterations"] == 100 and kernel["source_locator"] == "dump.log:2"
     assert kernel["profiler"] == "trtexec --dumpProfile (Avg.(ms): mean per iteration; total from its Total row)"
     assert kernel["note"] == ("2 layers (0 with zero time); groups by default kernel_groups rules; each group lists "
-                              "at most its 20 largest layers; 1 layers matched no rule (counted in 'other')")
+                              "at most its 20 largest layers; 1 layer matched no rule (counted in 'other')")
 
 
 def test_layer_details_group_a_layer_its_name_does_not(collect, workdir):

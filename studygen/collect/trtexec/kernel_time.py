@@ -97,7 +97,8 @@ def kernel_time(items: list[KernelItem], rules: KernelGroupRules, base: dict, *,
     if grouped.by_type:
         words.append(f"{grouped.by_type} layers grouped by their --exportLayerInfo type")
     if grouped.unclassified_names:
-        words.append(f"{len(grouped.unclassified_names)} layers matched no rule (counted in 'other')")
+        count = len(grouped.unclassified_names)
+        words.append(f"{count} layer{'' if count == 1 else 's'} matched no rule (counted in 'other')")
     if grouped.untold:
         words.append(f"{grouped.untold} of them are Myelin nodes whose members TensorRT elides "
                      "({ForeignNode[first...last]}): their work cannot be told from the names, so they are unclassified")
