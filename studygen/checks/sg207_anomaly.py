@@ -27,7 +27,11 @@ another quantity than a GPU profile's kernel time of the same group, so the
 two are never two platforms of one figure, nor a pair with a typical ratio
 (an H100 trial: a CPU job's groups at 0.06x to 30x its GPU job's, seven
 "anomalies" off their median). CPU profiles of two CPUs are compared as GPU
-profiles of two GPUs are.
+profiles of two GPUs are. A kernel time totalled over a whole Kineto trace
+(no profiler steps) and one averaged per step are two quantities too
+(:func:`studygen.study.timing.how_measured`): a trial's A100 whole-trace
+totals were held against a V100's means per step as two platforms of one
+figure.
 Two comparisons:
 
 1. Listed figures: per configuration, the figures are grouped by platform
@@ -92,7 +96,7 @@ from ..records.keys import MeasurementKey, blanking
 from ..records.kinds import NOT_MEASURED_STATISTIC, Kind
 from ..records.profile_spread import cpu_operator_profile
 from ..study.rows import Row
-from ..study.timing import batch_words, compute_rows, latency_signature, timing_name
+from ..study.timing import batch_words, compute_rows, how_measured, timing_name
 from .base import row_finding
 
 DEFAULT_FACTOR = 1.5
@@ -182,8 +186,9 @@ def _pattern(row: Row) -> tuple:
     (latency, kernel time, plan size), metric, backend and mode, for a
     latency its timing signature (a GPU pair's ratio in GPU compute time
     says nothing of its ratio in host latency, nor eager's of compiled),
-    and for a kernel time its kind of profile (:func:`profile_kind`)."""
-    return row.kind, row.metric, row.backend, row.mode, latency_signature(row), profile_kind(row)
+    and for a kernel time its kind of profile (:func:`profile_kind`) and
+    what its figures span (:func:`~studygen.study.timing.how_measured`)."""
+    return row.kind, row.metric, row.backend, row.mode, how_measured(row), profile_kind(row)
 
 
 @dataclass(frozen=True)
@@ -209,7 +214,7 @@ def configuration_cells(compared: list[Row]) -> dict[tuple, dict[tuple, Cell]]:
     :class:`Cell`, for the compared rows (:func:`compared_rows`), in row order."""
     groups: dict[tuple, dict[tuple, list[Row]]] = {}
     for row in compared:
-        configuration = (row.key.config(), latency_signature(row), profile_kind(row))
+        configuration = (row.key.config(), how_measured(row), profile_kind(row))
         groups.setdefault(configuration, {}).setdefault(_platform(row), []).append(row)
     # one row (nearly every platform): its value is its median, without sorting a list of one
     return {config: {p: Cell(rows, rows[0].value if len(rows) == 1 else median([r.value for r in rows]))

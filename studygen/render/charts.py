@@ -12,7 +12,9 @@
   every (job, shape) whose record lists at least two groups with times; in
   ms on one linear axis, or, when the bars' totals span more than
   :data:`SPAN_LIMIT` times, as each group's share of its bar's total with
-  the totals printed above the bars (:mod:`.share_bars`).
+  the totals printed above the bars (:mod:`.share_bars`); always as shares
+  when the runs' figures span different things (a whole trace's total
+  beside a mean per profiled step), each total printed with what it spans.
 
 A chart whose data is absent is omitted and the README says why. This
 module selects each chart's numbers and labels from the study and digests
@@ -34,6 +36,7 @@ from typing import Callable
 
 from ..numbers import format_number, readable_decimals
 from ..records.kinds import Kind
+from ..records.profile_spread import CPU_SPAN, ITERATION_SPAN, WHOLE_TRACE_SPAN, kernel_span
 from ..study.rows import Row
 from ..study.timing import TIMING_WORDS, describe, shown_rows, timing_names, timing_signature
 from .drawing import draw_kernel_times, draw_latency
@@ -506,6 +509,7 @@ def kernel_chart(study) -> Chart:
     path = study.charts_dir / "kernel_time.svg"
     bars = []  # (label, {group: ms})
     labelled = []  # (label, a row of the result): what tells two bars of one label apart
+    spans = []  # what each bar's figures span (kernel_span)
     for record in study.records:
         for result in record.results:
             if result["kind"] != Kind.KERNEL_TIME:
@@ -519,6 +523,7 @@ def kernel_chart(study) -> Chart:
                 if result.get("mode") and result["mode"] not in variant.split():  # a label "bf16 eager" names it
                     label += f" {printable(result['mode'])}"
                 bars.append((label, {printable(group): ms for group, ms in timed.items()}))
+                spans.append(kernel_span(record, result))
                 labelled.append((label, next(r for r in study.rows if r.result is result)))
     bars = [(label, timed) for label, (_, timed) in zip(distinct_labels(labelled), bars)]
     if not bars:
@@ -529,6 +534,8 @@ def kernel_chart(study) -> Chart:
 
     runs = f"{len(bars)} profiled run{'' if len(bars) == 1 else 's'}"
     totals = [math.fsum(timed.values()) for _, timed in bars]
+    if len(set(spans)) > 1:  # a whole trace's total beside a mean per step: never on one ms axis
+        return _mixed_span_chart(path, bars, groups, totals, spans, runs)
     if max(totals) <= SPAN_LIMIT * min(totals):
         alt = f"Kernel time per group, stacked per variant, for {runs}; groups: {', '.join(groups)}"
         inputs = [[label, sorted(timed.items())] for label, timed in bars]
@@ -540,6 +547,27 @@ def kernel_chart(study) -> Chart:
     alt = (f"Kernel time per group as a percentage of each run's total, stacked per variant, for {runs} whose "
            f"totals ({three_digits(min(totals))} to {three_digits(max(totals))} ms, printed above the bars) differ "
            f"more than {format_number(SPAN_LIMIT, 0)}-fold; groups: {', '.join(groups)}")
+    inputs = {"shares": [[label, sorted(part.items())] for label, part in shares], "totals": printed}
+    return Chart(Kind.KERNEL_TIME, path, alt,
+                 inputs_sha256=inputs_digest(Kind.KERNEL_TIME, inputs, DRAWING_MODULES + ("share_bars.py",)),
+                 draw=functools.partial(draw_kernel_shares, shares, groups, printed))
+
+
+# what a bar's total is, under it in a share chart of runs whose figures span different things
+SPAN_WORDS = {WHOLE_TRACE_SPAN: "whole trace", ITERATION_SPAN: "per iteration", CPU_SPAN: "CPU, per forward"}
+
+
+def _mixed_span_chart(path, bars, groups, totals, spans, runs) -> Chart:
+    """The kernel-time chart of runs whose figures span different things
+    (``spans``: :func:`~studygen.records.profile_spread.kernel_span` per bar):
+    each group's share of its own run's total, the total and what it spans
+    printed above each bar, the spans named in the alt text."""
+    shares = [(label, {group: 100 * ms / total if total > 0 else 0.0 for group, ms in timed.items()})
+              for (label, timed), total in zip(bars, totals)]
+    printed = [f"{three_digits(total)} ms\n{SPAN_WORDS[span]}" for total, span in zip(totals, spans)]
+    alt = (f"Kernel time per group as a percentage of each run's total, stacked per variant, for {runs} whose "
+           f"figures span different things ({'; '.join(dict.fromkeys(spans))}), so no bar is set on another's ms "
+           f"scale; each total and what it spans is printed above its bar; groups: {', '.join(groups)}")
     inputs = {"shares": [[label, sorted(part.items())] for label, part in shares], "totals": printed}
     return Chart(Kind.KERNEL_TIME, path, alt,
                  inputs_sha256=inputs_digest(Kind.KERNEL_TIME, inputs, DRAWING_MODULES + ("share_bars.py",)),

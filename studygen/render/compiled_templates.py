@@ -14,5 +14,5 @@ other text is parsed and compiled as before.
 
 JINJA2_VERSION = '3.1.6'
 GENERATED = {
-    'generic.md.j2': ('1483768ffd8c5c58a2d5414f75f5a34381a9c16d248d02eec2467a5342c0a27b', (), 'studygen.render.generic_template_code'),
+    'generic.md.j2': ('e1607771c650341de5337313a30be2598c42e6f04eebfd6c97f399cc1166d5b2', (), 'studygen.render.generic_template_code'),
 }

@@ -169,11 +169,15 @@ def block_results(context, missing=missing, environment=environment):
         if not isinstance(l_0_dashes, Namespace):
             raise TemplateRuntimeError("cannot assign attribute on non-namespace object")
         l_0_dashes['shown'] = True
-    if environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'leaves_a_cell_empty'), index=environment.call_binop(context, '+', environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'index_fields'), metric='kernel_time', _block_vars=_block_vars), ('group',)), variants=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'variants_with'), metric='kernel_time', _block_vars=_block_vars), metric='kernel_time', _block_vars=_block_vars):
+    for l_1_group in t_1(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'kernel_time_groups'), metric='kernel_time', _block_vars=_block_vars)):
+        _loop_vars = {}
         pass
-        if not isinstance(l_0_dashes, Namespace):
-            raise TemplateRuntimeError("cannot assign attribute on non-namespace object")
-        l_0_dashes['shown'] = True
+        if environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'leaves_a_cell_empty'), index=environment.call_binop(context, '+', environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'index_fields'), metric='kernel_time', _loop_vars=_loop_vars), ('group',)), variants=environment.getattr(l_1_group, 'variants'), metric='kernel_time', span=environment.getattr(l_1_group, 'span'), _loop_vars=_loop_vars):
+            pass
+            if not isinstance(l_0_dashes, Namespace):
+                raise TemplateRuntimeError("cannot assign attribute on non-namespace object")
+            l_0_dashes['shown'] = True
+    l_1_group = missing
     l_0_without_figure = environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'runs_without_figure'), _block_vars=_block_vars)
     _block_vars['without_figure'] = l_0_without_figure
     if (environment.getattr((undefined(name='dashes') if l_0_dashes is missing else l_0_dashes), 'shown') and (undefined(name='without_figure') if l_0_without_figure is missing else l_0_without_figure)):
@@ -348,8 +352,16 @@ def block_kernel_time(context, missing=missing, environment=environment):
             pass
             yield environment.printed(environment.getattr((undefined(name='figures') if l_0_figures is missing else l_0_figures), 'kernel_time'))
             yield environment.produced('\n\n')
-        yield environment.printed(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'table'), index=environment.call_binop(context, '+', environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'index_fields'), metric='kernel_time', _block_vars=_block_vars), ('group',)), variants=(undefined(name='kernel_variants') if l_0_kernel_variants is missing else l_0_kernel_variants), metric='kernel_time', value_header='{label} (ms)', missing='—', _block_vars=_block_vars))
-        yield environment.produced('\n\n')
+        for l_1_group in t_1(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'kernel_time_groups'), metric='kernel_time', _block_vars=_block_vars)):
+            _loop_vars = {}
+            pass
+            if environment.getattr(l_1_group, 'heading'):
+                pass
+                yield environment.printed(environment.getattr(l_1_group, 'heading'))
+                yield environment.produced(':\n\n')
+            yield environment.printed(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'table'), index=environment.call_binop(context, '+', environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'index_fields'), metric='kernel_time', _loop_vars=_loop_vars), ('group',)), variants=environment.getattr(l_1_group, 'variants'), metric='kernel_time', value_header=environment.getattr(l_1_group, 'value_header'), missing='—', span=environment.getattr(l_1_group, 'span'), _loop_vars=_loop_vars))
+            yield environment.produced('\n\n')
+        l_1_group = missing
         for l_1_line in t_1(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'kernel_time_spans'), _block_vars=_block_vars)):
             _loop_vars = {}
             pass
@@ -574,4 +586,4 @@ def block_provenance(context, missing=missing, environment=environment):
     l_1_job = l_1_note = missing
 
 blocks = {'header': block_header, 'summary': block_summary, 'variants': block_variants, 'method': block_method, 'image_sets': block_image_sets, 'results': block_results, 'latency': block_latency, 'plan_size': block_plan_size, 'quality': block_quality, 'agreement': block_agreement, 'kernel_time': block_kernel_time, 'spread': block_spread, 'side_findings': block_side_findings, 'runs_without_figure': block_runs_without_figure, 'not_measured': block_not_measured, 'known_gaps': block_known_gaps, 'revisit': block_revisit, 'provenance': block_provenance}
-debug_info = '7=11&17=12&23=13&44=14&46=15&54=16&138=17&149=18&176=19&185=20&197=21&208=22&218=23&229=24&240=25&7=27&8=37&10=39&12=41&13=43&17=46&20=56&23=59&26=75&28=79&31=83&32=87&34=89&35=91&38=93&39=96&44=100&46=109&47=118&50=121&54=124&59=142&60=144&61=147&63=153&64=158&65=161&67=167&68=172&69=177&70=179&73=182&76=185&80=188&114=189&123=190&80=192&85=216&86=218&87=221&89=223&90=225&94=227&95=230&96=232&99=234&103=237&104=239&105=242&107=244&108=248&114=253&115=263&116=265&119=268&123=271&125=287&126=289&129=292&130=295&132=297&138=301&141=311&142=313&145=316&149=319&150=342&151=344&154=347&155=349&158=351&161=353&162=357&164=360&165=364&167=367&168=371&170=374&171=378&176=383&177=393&178=395&181=398&185=401&187=417&188=419&191=422&192=426&197=431&198=447&199=449&202=452&203=456&208=461&209=476&212=479&213=483&218=488&219=504&220=506&223=509&224=513&229=518&230=534&231=536&234=539&235=543&240=548&243=564&245=566&246=570'
+debug_info = '7=11&17=12&23=13&44=14&46=15&54=16&140=17&151=18&186=19&195=20&207=21&218=22&228=23&239=24&250=25&7=27&8=37&10=39&12=41&13=43&17=46&20=56&23=59&26=75&28=79&31=83&32=87&34=89&35=91&38=93&39=96&44=100&46=109&47=118&50=121&54=124&59=142&60=144&61=147&63=153&64=158&65=161&67=167&68=172&69=175&71=181&72=183&75=186&78=189&82=192&116=193&125=194&82=196&87=220&88=222&89=225&91=227&92=229&96=231&97=234&98=236&101=238&105=241&106=243&107=246&109=248&110=252&116=257&117=267&118=269&121=272&125=275&127=291&128=293&131=296&132=299&134=301&140=305&143=315&144=317&147=320&151=323&152=346&153=348&156=351&157=353&162=355&163=358&164=360&167=362&171=365&172=369&174=372&175=376&177=379&178=383&180=386&181=390&186=395&187=405&188=407&191=410&195=413&197=429&198=431&201=434&202=438&207=443&208=459&209=461&212=464&213=468&218=473&219=488&222=491&223=495&228=500&229=516&230=518&233=521&234=525&239=530&240=546&241=548&244=551&245=555&250=560&253=576&255=578&256=582'

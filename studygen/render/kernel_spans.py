@@ -11,7 +11,11 @@ launched before the profiler's window are in no step, and the kernels no
 only in notes. A trace of one rank of a distributed job holds communication
 kernels whose time includes waiting for the other ranks (71% of that
 ResNet step's kernel time was NCCL). :meth:`KernelSpanHelpers.kernel_time_spans`
-says all of it, one line per profile.
+says all of it, one line per profile, and :meth:`KernelSpanHelpers.kernel_time_groups`
+splits the kernel-time rows by span, so that the generic template prints a
+table per span, the span in its heading and column headers (a trial put an
+A100 trace's whole-trace totals and a V100 trace's means per step in one
+"fp32 (ms)" column).
 
 A ``collect run --cpu`` profile has no GPU kernels at all: its groups hold CPU
 operators' self times per forward (the record's ``profiler`` says so, and the
@@ -31,9 +35,10 @@ from __future__ import annotations
 
 import re
 
-from ..records.profile_spread import cpu_operator_profile
+from ..records.profile_spread import CPU_SPAN, ITERATION_SPAN, WHOLE_TRACE_SPAN, cpu_operator_profile
 from ..records.kinds import Kind
 from ..records.trace_notes import LEFT_OUT, UNLAUNCHED_NOTE, UNMATCHED_NOTE, says_no_step_kernel
+from ..study.timing import row_kernel_span
 from .escaping import escape_label_in_prose
 from .labels import shape_label
 from .produced import emit, helper
@@ -44,6 +49,9 @@ KINETO_TRACE = re.compile(r"^torch\.profiler \(Kineto trace\b")
 STEP_LABEL = re.compile(r"^ProfilerStep#(\d+)$")
 # what a CPU operator profile's figures are where a table names its metric (no kernel time: see _cpu_line)
 CPU_OPERATOR_WORDS = "CPU operator self time (ms)"
+# a kernel-time table's value header per span, where a study holds several (kernel_time_groups)
+SPAN_HEADERS = {WHOLE_TRACE_SPAN: "{label} (ms over the whole trace)", ITERATION_SPAN: "{label} (ms per iteration)",
+                CPU_SPAN: "{label} (CPU operator ms per forward)"}
 # communication kernels of NCCL and RCCL (whose kernels keep NCCL's names)
 COMMUNICATION_KERNEL = re.compile(r"nccl|rccl", re.IGNORECASE)
 
@@ -91,6 +99,34 @@ class KernelSpanHelpers(ViewBase):
                 elif cpu_operator_profile(record, result):
                     lines.append(self._cpu_line(record, result))
         return lines
+
+    @helper()
+    def kernel_time_groups(self, **filters) -> list[dict]:
+        """The kernel-time rows matching ``filters`` split by what their
+        figures span (:func:`~studygen.records.profile_spread.kernel_span`: a
+        total over the whole trace, a mean per profiled iteration, CPU
+        operators' self time per forward), one group per span in row order,
+        so that a table per group never sets a whole trace's total beside a
+        mean per step. Each group is ``{"span": the span, "jobs": [job ids],
+        "variants": (variant names), "heading": the span and its jobs in
+        words, or '' when there is one group, "value_header": a
+        :meth:`table` value header, the span in it when there are several}``."""
+        spans: dict[str, list] = {}
+        for row in self.figures(**filters).rows:
+            span = row_kernel_span(row)
+            if span is not None:
+                spans.setdefault(span, []).append(row)
+        out = []
+        for span, rows in spans.items():
+            jobs = list(dict.fromkeys(row.job_id for row in rows))
+            present = {row.variant for row in rows}
+            several = len(spans) > 1
+            named = escape_label_in_prose(", ".join(jobs[:-1]) + f" and {jobs[-1]}" if len(jobs) > 1 else jobs[0])
+            heading = f"{span[0].upper()}{span[1:]}, in job{'s' if len(jobs) > 1 else ''} {named}" if several else ""
+            out.append({"span": span, "jobs": jobs, "heading": heading,
+                        "variants": tuple(name for name in self._variant_order() if name in present),
+                        "value_header": SPAN_HEADERS[span] if several else "{label} (ms)"})
+        return out
 
     def _cpu_line(self, record, result: dict) -> str:
         """What a CPU operator profile's figures are: self times of CPU

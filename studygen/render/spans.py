@@ -18,6 +18,7 @@ from ..numbers import format_number
 from ..records.kinds import KERNEL_TIME_METRIC, Kind
 from ..study.rows import Row
 from ..study.spread import compilation_spread
+from ..study.timing import row_kernel_span
 from .produced import emit, helper
 from .rows import (RowSet, TemplateRow, ViewBase, counted, fmt, restriction_text, spread_cells, undefined_text,
                    unit_suffix)
@@ -48,6 +49,25 @@ def _either_undefined(a: TemplateRow, b: TemplateRow) -> str | None:
     return emit(why, [a._row, b._row], compared=[(a._row, b._row)]) if why else None
 
 
+def refuse_mixed_kernel_spans(rows, what: str) -> None:
+    """Raise TemplateError when ``rows`` (study Rows) hold kernel times whose
+    figures span different things (:func:`~studygen.study.timing.row_kernel_span`:
+    a whole trace's total beside a mean per profiled step, CPU operators'
+    self time beside GPU kernel time), naming ``what`` would set them
+    together and a job of each span: no table, range or computed figure
+    puts them on one scale (SG212 refuses the same in a study file's prose)."""
+    jobs: dict[str, str] = {}
+    for row in rows:
+        span = row_kernel_span(row)
+        if span is not None:
+            jobs.setdefault(span, row.job_id)
+    if len(jobs) > 1:
+        named = "; ".join(f"{span} (job {job})" for span, job in jobs.items())
+        raise TemplateError(f"{what} would set kernel times that span different things side by side: {named}; "
+                            "select the rows of one span (study.kernel_time_groups() gives each span's jobs and "
+                            "study.table takes span=)")
+
+
 class SpanHelpers(ViewBase):
     """Computed figures, ranges and job-to-job spread (see the module docstring)."""
 
@@ -67,6 +87,7 @@ class SpanHelpers(ViewBase):
     @helper("ratio")
     def ratio(self, numerator: TemplateRow, denominator: TemplateRow) -> str:
         """``numerator / denominator`` printed with the study's ``ratio`` precision, suffixed x."""
+        refuse_mixed_kernel_spans([numerator._row, denominator._row], "ratio")
         if undefined := _either_undefined(numerator, denominator):
             return undefined
         return emit(format_number(numerator.value / denominator.value, self.decimals("ratio")) + "x",
@@ -75,6 +96,7 @@ class SpanHelpers(ViewBase):
     @helper("ratio")
     def reduction_percent(self, before: TemplateRow, after: TemplateRow) -> str:
         """``(before - after) / before`` in %, with the study's ``percent`` precision."""
+        refuse_mixed_kernel_spans([before._row, after._row], "reduction_percent")
         if undefined := _either_undefined(before, after):
             return undefined
         return emit(format_number(100 * (before.value - after.value) / before.value, self.decimals("percent")) + "%",
@@ -100,6 +122,7 @@ class SpanHelpers(ViewBase):
         TemplateError for an empty set."""
         if not len(row_set):
             raise TemplateError(f"range over no rows: {row_set.filters}")
+        refuse_mixed_kernel_spans(row_set.rows, f"a range over {row_set.filters}")
         ends = [(end, row) for row in row_set.rows for end in _ends(row)]
         if undefined := undefined_text(row_set.rows):
             return emit(undefined, row_set.rows)
@@ -146,6 +169,7 @@ class SpanHelpers(ViewBase):
             key = tuple(row._row.field(m) for m in match)
             if key in a_rows and a_rows[key].value is not None and row.value is not None:
                 pairs.append((a_rows[key], row))
+        refuse_mixed_kernel_spans(pair_rows(pairs), f"pairs({a_variant!r}, {b_variant!r})")
         return pairs
 
     @helper("range")
@@ -198,7 +222,8 @@ class SpanHelpers(ViewBase):
     def spread(self, row: TemplateRow) -> str:
         """Job-to-job spread of the same measurement (its key and, of a
         latency, how it was timed: CUDA graphs on in one job and off in
-        another are two measurements), or '' when only one job reports it:
+        another are two measurements; of a kernel time, what its figures
+        span: a whole trace's total and a mean per step are two), or '' when only one job reports it:
         ``2 jobs: 0.4639 to 0.4644``. Its ends take their digits together
         (:meth:`_spread_texts`): 14.233 and 14.616 print ``14.2 to 14.6``,
         not ``14 to 15``."""

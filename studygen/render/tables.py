@@ -16,14 +16,14 @@ from ..numbers import format_number
 from ..records.kinds import KERNEL_SHARE_METRIC, RESULT_KINDS, Kind, kind_words
 from ..records.keys import CPU_PREFIX
 from ..study.rows import Row
-from ..study.timing import describe, shown_rows, timing_label, timing_signature, timing_words
+from ..study.timing import describe, row_kernel_span, shown_rows, timing_label, timing_signature, timing_words
 from .escaping import escape_cell, escape_label
 from .github_table import github_table
 from .labels import NOT_STATED, gpu_label, shape_label, version_label
 from .pooled import PooledCellHelpers
 from .produced import cells_of, emit, helper
 from .rows import RowSet, TemplateRow, counted, field_order, spread_cells, undefined_text
-from .spans import SpanHelpers
+from .spans import SpanHelpers, refuse_mixed_kernel_spans
 
 INDEX_HEADERS = {"gpu": "GPU", "tensorrt": "TensorRT", "shape": "Shape HxW", "job_id": "Job", "mode": "Mode",
                  "backend": "Backend", "batch": "Batch", "group": "Kernel group", "dataset": "Image set",
@@ -214,7 +214,7 @@ class TableHelpers(SpanHelpers, PooledCellHelpers):
 
     @helper("table", markdown=True)
     def table(self, *, index=("gpu", "tensorrt"), variants=(), jobs=None, value_header="{label}",
-              derived=(), sort=False, missing="not measured", **filters) -> str:
+              derived=(), sort=False, missing="not measured", span=None, **filters) -> str:
         """A Markdown table: one row per distinct ``index`` tuple, one column per
         variant (figures with their job-to-job spread), then derived columns.
 
@@ -239,8 +239,14 @@ class TableHelpers(SpanHelpers, PooledCellHelpers):
         :func:`refuse_mixed_cells`). A shape that collect took from
         ``--shape`` for a figure of the row, its input stating none, reads
         ``224 x 224 (from --shape, not in the input)`` (:func:`index_cell`).
+        ``span``: only the kernel times whose figures span that
+        (:meth:`kernel_time_groups`); kernel times of two spans in one table
+        raise TemplateError (:func:`~.spans.refuse_mixed_kernel_spans`), its
+        columns and ratios would set a whole trace's total beside a mean per
+        step.
         """
-        selected = self.figures(variant=list(variants), job_id=jobs, **filters)
+        selected = self._of_span(self.figures(variant=list(variants), job_id=jobs, **filters), span)
+        refuse_mixed_kernel_spans(selected.rows, "table")
         grid = grid_of(selected, index)
         # a derived column no table row can fill (its two variants never share a row) is left out, not all "n/a"
         derived = [column for column in derived
@@ -256,13 +262,21 @@ class TableHelpers(SpanHelpers, PooledCellHelpers):
         return emit(markdown_table(body, headers), selected.rows, headers)
 
     @helper()
-    def leaves_a_cell_empty(self, *, index=("gpu", "tensorrt"), variants=(), jobs=None, **filters) -> bool:
+    def leaves_a_cell_empty(self, *, index=("gpu", "tensorrt"), variants=(), jobs=None, span=None, **filters) -> bool:
         """True when :meth:`table`, given the same ``index``, ``variants``,
-        ``jobs`` and ``filters``, would print ``missing`` in some cell: a
+        ``jobs``, ``span`` and ``filters``, would print ``missing`` in some cell: a
         table row (index tuple) with no figure of one of the variants. What a
         template asks before it explains its dashes."""
-        grid = grid_of(self.figures(variant=list(variants), job_id=jobs, **filters), index)
+        grid = grid_of(self._of_span(self.figures(variant=list(variants), job_id=jobs, **filters), span), index)
         return any(variant not in cells for cells in grid.values() for variant in variants)
+
+    @staticmethod
+    def _of_span(selected: RowSet, span: str | None) -> RowSet:
+        """``selected`` without the kernel times whose figures do not span
+        ``span`` (:func:`~studygen.study.timing.row_kernel_span`); as it is when ``span`` is None."""
+        if span is None:
+            return selected
+        return RowSet([row for row in selected.rows if row_kernel_span(row) in (None, span)], selected.filters)
 
     def _grid_line(self, index, row_key: tuple, cells: dict[str, list[TemplateRow]], variants, derived,
                    missing: str = "not measured") -> list[str]:
@@ -453,6 +467,7 @@ class TableHelpers(SpanHelpers, PooledCellHelpers):
     def list_table(self, row_set: RowSet, columns=LIST_TABLE_COLUMNS, value_header: str = "Value") -> str:
         """One table row per row of ``row_set`` (every row, in record order);
         a shape marked as :meth:`table` marks it."""
+        refuse_mixed_kernel_spans(row_set.rows, "list_table")
         headers = [value_header if c == "value" else header for c, header in zip(columns, index_headers(columns, row_set.rows))]
         body = []
         with cells_of(headers, body):

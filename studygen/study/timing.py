@@ -27,6 +27,7 @@ from __future__ import annotations
 from ..records.timers import is_cuda_event_timer, is_host_clock_timer
 from ..records.keys import MeasurementKey, blanking, measured_without_gpu
 from ..records.kinds import Kind
+from ..records.profile_spread import ITERATION_SPAN, kernel_span
 from .rows import Row
 
 _without_variant = blanking("variant", "recipe")
@@ -63,13 +64,34 @@ def latency_signature(row: Row) -> tuple | None:
     return timing_signature(row) if row.kind == Kind.LATENCY else None
 
 
+def row_kernel_span(row: Row) -> str | None:
+    """What the figure of a kernel-time row spans
+    (:func:`~studygen.records.profile_spread.kernel_span` of its result: a
+    mean per profiled iteration, a total over a whole trace, CPU operators'
+    self time per forward); None for a row of any other kind."""
+    return kernel_span(row.record, row.result) if row.kind == Kind.KERNEL_TIME else None
+
+
+def how_measured(row: Row) -> tuple | None:
+    """What besides its key tells a row's measurement apart: a latency's
+    timing signature (:func:`latency_signature`); for a kernel time whose
+    figures are no mean per profiled iteration, ``("kernel span", span)``
+    (:func:`row_kernel_span`; a mean per iteration, what every other profile
+    gives, keeps None); else None."""
+    if row.kind == Kind.LATENCY:
+        return timing_signature(row)
+    span = row_kernel_span(row)
+    return ("kernel span", span) if span is not None and span != ITERATION_SPAN else None
+
+
 def measurement_of(row: Row) -> tuple[MeasurementKey, tuple | None]:
     """What makes figures of several jobs one measurement: the measurement
-    key and, for a latency, how it was timed (:func:`latency_signature`).
-    Latencies timed differently (CUDA graphs on in one job, off in the other)
-    are not one measurement whatever their key (SG212): neither their gap nor
-    their spread says anything about the other's figure."""
-    return row.key, latency_signature(row)
+    key and how it was measured (:func:`how_measured`). Latencies timed
+    differently (CUDA graphs on in one job, off in the other) are not one
+    measurement whatever their key (SG212), nor are a kernel time totalled
+    over a whole trace and one averaged per profiled step: neither their gap
+    nor their spread says anything about the other's figure."""
+    return row.key, how_measured(row)
 
 
 def variant_free_measurement(row: Row) -> tuple[MeasurementKey, tuple | None]:
@@ -78,7 +100,7 @@ def variant_free_measurement(row: Row) -> tuple[MeasurementKey, tuple | None]:
     variant pairs of one job, render's pooled compiled cells). fp16 timed with
     CUDA graphs and fp32 without are no such pair: their gap mixes precision
     and timing (SG212)."""
-    return _without_variant(row.key), latency_signature(row)
+    return _without_variant(row.key), how_measured(row)
 
 
 def rows_by_measurement(rows) -> dict[tuple, list[Row]]:
