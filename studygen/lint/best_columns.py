@@ -52,7 +52,7 @@ from .document import Series, Table
 from .figures import Figure, statistic_of
 from .ratio_direction import goes_against
 from .text import label_tokens, names_whole, normalize, ratio_header, stem
-from .variant_pairs import QUANTITY_WORDS
+from .variant_pairs import QUANTITY_WORDS, metric_kinds
 
 # a column derived from the variants rather than one of them: a difference, a change, a saving
 DERIVED_RE = lazy_compile(
@@ -75,10 +75,14 @@ def names_quantity(label: str) -> bool:
 
 def _variant_name(series: Series) -> str | None:
     """The normalised part of ``series``'s header before its parenthesis when it names a variant, not a
-    quantity, a statistic or a ratio (``fp16`` of ``fp16 (ms)``, none for ``latency (ms)``, ``fp32 / fp16``)."""
+    quantity, a statistic, a serving metric, its unit alone or a ratio (``fp16`` of ``fp16 (ms)``, none for
+    ``latency (ms)``, ``TTFT (ms)``, ``tokens/s``, ``fp32 / fp16``)."""
     main = normalize(series.header.split("(", 1)[0]).strip()
     tokens = label_tokens(main)
     if not tokens or ratio_header(series.header) or any(names_quantity(token) for token in tokens):
+        return None
+    # a serving metric's name ("TTFT (ms)") or the unit alone ("tokens/s"): a quantity, measured per row
+    if metric_kinds(main) or (series.unit is not None and main == normalize(series.unit)):
         return None
     return main
 
