@@ -23,7 +23,9 @@ is narrow. A sentence is read when
 
 The quantity is the one kind the clause's words name ("highest throughput":
 throughput, larger is better; "lowest latency": time, smaller), else for
-"fastest"/"slowest" both times and rates (each its own way), for dominance a
+"fastest"/"slowest" both times and rates (each its own way); a clause naming
+its quantity reads only the columns of the serving metrics it names, none
+where it names none ("lowest latency" is no claim about ``TTFT (ms)``), for dominance a
 time or a share of time (a ``%`` column headed by time or share); "best" or
 "largest" naming no quantity is not read. The subject, the words before the
 verb, names one label of one label column (a row claim), or one variant
@@ -70,7 +72,7 @@ from .ratio_direction import goes_against
 from .restriction import TextView, labels_named
 from .text import label_tokens, normalize, stem
 from .variant_pairs import (CLAUSE_END_RE, HIGHER_IS_BETTER, QUANTITY_WORDS, THROUGHPUT, TIME, kind_of_series, kind_of_words,
-                            metric_kinds)
+                            METRIC_NAMES, metric_kinds)
 
 SHARE = "share"  # a share of time: a time column or a percentage of it, the larger the more dominant
 _DOMINANCE_RE = lazy_compile(
@@ -82,7 +84,7 @@ _SHARE_WORDS = frozenset({"share", "fraction", "portion", "part", "percent", "pe
 _SHARE_HEADER_WORDS = frozenset({"time", "share", "fraction", "portion", "percent", "percentage", "total", "runtime"})
 # what a sentence may say besides the table's labels and header words, quantity words and nouns for a row
 _CLAIM_WORDS = frozenset({
-    "at", "on", "for", "with", "in", "under", "using", "via", "and", "the", "a", "an", "of", "by", "per", "across",
+    "at", "on", "for", "with", "in", "under", "using", "via", "and", "the", "a", "an", "of", "by", "across",
     "all", "every", "each", "both", "overall", "is", "was", "are", "were", "remains", "remained", "stays", "stayed",
     "has", "have", "had", "gives", "gave", "delivers", "delivered", "achieves", "achieved", "offers", "provides",
     "shows", "showed", "posts", "posted", "reaches", "reached", "yields", "clearly", "far", "also", "still", "easily",
@@ -148,9 +150,18 @@ def _want(word: str, kind: str) -> int:
     return 1 if better == (kind in HIGHER_IS_BETTER) else -1
 
 
-def _of_kind(series: Series, kind: str) -> bool:
-    """True when ``series`` measures ``kind`` (a share: a time, or a percentage headed by time or share)."""
+def _metrics(text: str) -> frozenset[str]:
+    """The serving metrics ``text`` names by name ("TTFT", "TPOT")."""
+    return frozenset(word for word in (stem(token) for token in label_tokens(normalize(text))) if word in METRIC_NAMES)
+
+
+def _of_kind(series: Series, kind: str, metrics: frozenset[str] | None = None) -> bool:
+    """True when ``series`` measures ``kind`` (a share: a time, or a percentage headed by time or share) and,
+    where the claim names a quantity, the serving metrics ``metrics`` it names and no other ("lowest latency"
+    is no claim about a ``TTFT (ms)`` column, "lowest TTFT" none about ``latency (ms)``)."""
     if series.parts != 1 or DERIVED_RE.search(series.header.split("(", 1)[0]):
+        return False
+    if metrics is not None and _metrics(series.header) != metrics:
         return False
     if kind == SHARE:
         words = {stem(token) for token in label_tokens(normalize(series.header))}
@@ -280,7 +291,8 @@ def _header_kept(columns: list[Series], words: set[str]) -> list[Series]:
 
 
 def _row_claim(table: Table, subject: dict[int, set[str]], rest: dict[int, set[str]], kinds: tuple[str, ...],
-               word: str, header_words: set[str], reading: _Reading) -> tuple[str, list[tuple[Series, int, int]]] | None:
+               word: str, header_words: set[str], metrics: frozenset[str] | None,
+               reading: _Reading) -> tuple[str, list[tuple[Series, int, int]]] | None:
     """(the rival's label, [(column, the subject's row, the rival's row)...]) when one label of the subject's
     column beats the subject's in every group and column both fill; None otherwise or when unreadable."""
     ((column, labels),) = subject.items()
@@ -291,7 +303,7 @@ def _row_claim(table: Table, subject: dict[int, set[str]], rest: dict[int, set[s
         return None  # "fp16 is the fastest after int8": the subject's column names other rows
     if any(v in _POOLED_LABELS for v in (label,)):
         return None
-    columns = [(s, kind) for kind in kinds for s in table.series if _of_kind(s, kind)]
+    columns = [(s, kind) for kind in kinds for s in table.series if _of_kind(s, kind, metrics)]
     kept = set(map(id, _header_kept([s for s, _ in columns], header_words)))
     columns = [(s, kind) for s, kind in columns if id(s) in kept]
     if not columns:
@@ -339,15 +351,15 @@ def _row_claim(table: Table, subject: dict[int, set[str]], rest: dict[int, set[s
 
 
 def _column_claim(table: Table, series: Series, rest: dict[int, set[str]], kinds: tuple[str, ...], word: str,
-                  reading: _Reading) -> tuple[Series, list[int]] | None:
+                  metrics: frozenset[str] | None, reading: _Reading) -> tuple[Series, list[int]] | None:
     """(the peer column, the rows it beats the subject in) when one peer beats ``series`` in every row both
     fill among the rows ``rest`` names; None otherwise."""
-    kind = next((kind for kind in kinds if _of_kind(series, kind)), None)
+    kind = next((kind for kind in kinds if _of_kind(series, kind, metrics)), None)
     if kind is None:
         return None
     want = _want(word, kind)
     labels = reading.labels(table)
-    key = (id(series), tuple(sorted((c, frozenset(v)) for c, v in rest.items())), word, kinds)
+    key = (id(series), tuple(sorted((c, frozenset(v)) for c, v in rest.items())), word, kinds, metrics)
     if key in reading.columns:
         return reading.columns[key]
     # the rows the clause names, looked up by label (a claim naming one row of a long table costs that row)
@@ -412,11 +424,14 @@ def _clause_finding(document: Document, sentence: Sentence, start: int, end: int
     rest_text = f"{text[start:comma if comma != -1 else start]} {text[verb:end]}"
     subject_view = TextView(subject_text, *vocab)
     rest_view = TextView(rest_text, *vocab)
-    rest_words = {stem(token) for token in label_tokens(normalize(text[verb:end]))} - QUANTITY_WORDS
+    said = {stem(token) for token in label_tokens(normalize(text[verb:end]))}
+    rest_words = said - QUANTITY_WORDS
+    # a claim naming its quantity ("lowest latency", "lowest TTFT") speaks of the columns of that metric only
+    metrics = _metrics(text[verb:end]) if said & (QUANTITY_WORDS | METRIC_NAMES.keys()) else None
     readings = []
     for table in reading.nearest(sentence.block.order):
         result = _table_reading(table, sentence, start, subject_text, subject_view, rest_view, rest_words, kinds, word,
-                                reading)
+                                metrics, reading)
         if result is not None:
             readings.append((table, result))
     if len(readings) > 1:
@@ -432,7 +447,7 @@ def _clause_finding(document: Document, sentence: Sentence, start: int, end: int
 
 def _table_reading(table: Table, sentence: Sentence, start: int, subject_text: str, subject_view: TextView,
                    rest_view: TextView, rest_words: set[str], kinds: tuple[str, ...], word: str,
-                   reading: _Reading) -> tuple[bool, str | None] | None:
+                   metrics: frozenset[str] | None, reading: _Reading) -> tuple[bool, str | None] | None:
     """(True, the contradiction or None) when ``table`` is one the claim can speak of, None when it is not."""
     if not table.series or not table.label_columns:
         return None
@@ -452,9 +467,9 @@ def _table_reading(table: Table, sentence: Sentence, start: int, subject_text: s
     if subject and not variants:
         if len(subject) != 1 or len(next(iter(subject.values()))) != 1:
             return None
-        found = _row_claim(table, subject, rest, kinds, word, rest_words, reading)
+        found = _row_claim(table, subject, rest, kinds, word, rest_words, metrics, reading)
         if found is None:
-            return (True, None) if _has_kind(table, kinds) else None
+            return (True, None) if _has_kind(table, kinds, metrics) else None
         rival, compared = found
         shown = "; ".join(f"'{series.header}': {rows[own].name()} has {series.ends(own)[0].text}, "
                           f"{rows[other].name()} {series.ends(other)[0].text}" for series, own, other in compared[:3])
@@ -463,9 +478,9 @@ def _table_reading(table: Table, sentence: Sentence, start: int, subject_text: s
         return True, (f"{rows[rival_row].name()} is {_COMPARATIVE[word]} than it in "
                       f"{_each(len(compared), 'comparison')} the table makes of the two: {shown}{more}")
     if len(variants) == 1 and not subject:
-        if not any(_of_kind(variants[0], kind) for kind in kinds):
+        if not any(_of_kind(variants[0], kind, metrics) for kind in kinds):
             return None
-        found_columns = _column_claim(table, variants[0], rest, kinds, word, reading)
+        found_columns = _column_claim(table, variants[0], rest, kinds, word, metrics, reading)
         if found_columns is None:
             return True, None
         peer, both = found_columns
@@ -483,8 +498,8 @@ def _each(count: int, noun: str) -> str:
     return f"the one {noun}" if count == 1 else f"each of the {count} {noun}s"
 
 
-def _has_kind(table: Table, kinds: tuple[str, ...]) -> bool:
-    return any(_of_kind(series, kind) for kind in kinds for series in table.series)
+def _has_kind(table: Table, kinds: tuple[str, ...], metrics: frozenset[str] | None) -> bool:
+    return any(_of_kind(series, kind, metrics) for kind in kinds for series in table.series)
 
 
 __all__ = ["findings"]

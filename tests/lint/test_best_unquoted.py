@@ -225,3 +225,22 @@ def test_many_claims_over_a_long_table_stay_linear():
     findings = [f for f in lint_text(_claims_over_a_long_table(40), "t.md") if f.code == "SG107"]
     assert len(findings) == 19  # every claim but k0's
     assert _own_calls(_claims_over_a_long_table(800)) / _own_calls(_claims_over_a_long_table(400)) < 2.5
+
+
+@pytest.mark.parametrize("sentence", [
+    "The G1 has the lowest latency per token.",  # "per token": another quantity than the TTFT column's
+    "The G1 has the lowest latency.",  # a generic latency over a column of one serving metric
+    "The G1 gives the highest throughput per watt.",
+    "The G1 is the fastest GPU per dollar.",
+])
+def test_a_quantity_other_than_the_columns_is_not_read(sentence):
+    assert _sg107(sentence, GPUS) == []
+
+
+def test_a_claim_naming_a_metric_reads_that_metrics_column_only():
+    table = ("| engine | TTFT (ms) | TPOT (ms) |\n|---|---:|---:|\n| a | 80 | 30.5 |\n| b | 95 | 21.0 |\n"
+             "| c | 110 | 25.2 |\n\n")
+    assert _sg107("b has the lowest TTFT.", table)[0].endswith("'TTFT (ms)': row 'b' has 95, row 'a' 80")
+    assert _sg107("b has the lowest TPOT.", table) == []
+    assert _sg107("a has the lowest TTFT.", table) == []
+    assert _sg107("b is the fastest engine.", table) == []  # a leads on TTFT, b on TPOT: no one rival
