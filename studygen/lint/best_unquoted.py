@@ -13,7 +13,9 @@ is narrow. A sentence is read when
   "worst"; not "peak", "maximum", "minimum" or "leads") after a copula or a
   verb of having ("X is the fastest", "X gives the highest throughput"), or a
   word of dominance ("X dominates", "takes the bulk of", "accounts for most
-  of", "the majority of"), and nothing in the clause denies, conditions or
+  of", "the majority of") followed by a time or its share ("the kernel time",
+  "the runtime", "the profile": "dominates on latency" says X wins, and a
+  winning time is the smallest), and nothing in the clause denies, conditions or
   hedges it (:func:`.best_wording.unsure`);
 - every word of the sentence is one of the table's label or header words, a
   plain preposition or article, a word of the claim (verbs above, quantity
@@ -79,6 +81,9 @@ _DOMINANCE_RE = lazy_compile(
     r"\b(?:dominat(?:es|ed|e)"
     r"|(?:takes?|took|accounts?\s+for|accounted\s+for|consumes?|consumed|makes?\s+up|made\s+up|is|are|was|were)\s+"
     r"(?:the\s+bulk|most|the\s+majority|the\s+largest\s+(?:share|part|portion))\s+of)\b", re.IGNORECASE)
+_SHARE_OBJECT_RE = lazy_compile(
+    r"\s+(?:the\s+)?(?:[\w./-]+\s+){0,2}?(?:time|runtime|run\s+time|profile|breakdown|execution|wall[\s-]?clock)\b",
+    re.IGNORECASE)
 DOMINANCE_STEMS = ("dominat", "bulk", "most of", "majority", "largest")
 _SHARE_WORDS = frozenset({"share", "fraction", "portion", "part", "percent", "percentage"})
 _SHARE_HEADER_WORDS = frozenset({"time", "share", "fraction", "portion", "percent", "percentage", "total", "runtime"})
@@ -93,6 +98,9 @@ _CLAIM_WORDS = frozenset({
     "profile", "runtime", "time", "total", "kernel", "kernels", "gpu", "step", "breakdown", "execution",
     "fastest", "quickest", "slowest", "highest", "lowest", "smallest", "biggest", "best", "worst",
     "ttft", "tpot", "itl", "tbt", "e2el", "goodput"})
+_LEAD_INS = frozenset({"conclusion", "conclusions", "summary", "result", "results", "takeaway", "takeaways",
+                       "verdict", "finding", "findings", "observation", "observations", "overall", "key", "main",
+                       "short", "in", "tl", "dr", "bottom", "line"})
 _NUMBER_RE = lazy_compile(r"^[\d.,]+$")
 # a row that sums or pools the others: never a rival
 _POOLED_LABELS = frozenset({"total", "sum", "all", "overall", "other", "others", "rest", "misc", "remaining",
@@ -115,6 +123,11 @@ def _claim(text: str, start: int, end: int) -> tuple[int, int, str, tuple[str, .
         kinds: tuple[str, ...] = (SHARE,)
         if superlative(text, dominance.end(), end) is not None:
             return None  # a second claim word
+        # what is dominated must be a time or its share, right after the words ("dominates the kernel time",
+        # "the bulk of the runtime"): "dominates on latency", "dominates at every batch" say it wins, and a time
+        # that wins is the smallest; "most of the memory" is another quantity
+        if not _SHARE_OBJECT_RE.match(text, dominance.end(), end):
+            return None
         return verb, dominance.start(), "dominates", kinds
     best = superlative(text, start, end)
     if best is None or best.peak or best.group not in ("high", "low", "better", "worse"):
@@ -414,7 +427,11 @@ def _clause_finding(document: Document, sentence: Sentence, start: int, end: int
     text = sentence.block.text
     colon = text.rfind(":", start, end)
     if colon != -1:
-        start = colon + 1  # "Conclusion: 3bit is the slowest": the lead-in names the topic, the rest claims
+        # "Conclusion: 3 is the slowest": a lead-in of a summary's words names the topic, the rest claims;
+        # "Vendor claim: ...", "Expected: ..." say the claim is someone else's or not measured
+        if not set(label_tokens(normalize(text[start:colon]))) <= _LEAD_INS:
+            return None
+        start = colon + 1
     claim = _claim(text, start, end)
     if claim is None or unsure(text, start, end):
         return None

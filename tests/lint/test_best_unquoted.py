@@ -244,3 +244,20 @@ def test_a_claim_naming_a_metric_reads_that_metrics_column_only():
     assert _sg107("b has the lowest TPOT.", table) == []
     assert _sg107("a has the lowest TTFT.", table) == []
     assert _sg107("b is the fastest engine.", table) == []  # a leads on TTFT, b on TPOT: no one rival
+
+
+@pytest.mark.parametrize("sentence", [
+    "kx dominates on latency.",  # it wins: a time that wins is the smallest, not the bulk
+    "mx dominates at every latency.",
+    "kx dominates.",
+    "kx takes most of the memory.",
+])
+def test_dominance_that_names_no_share_of_time_is_not_read(sentence):
+    assert _sg107(sentence, ENGINES) == []
+
+
+def test_a_lead_in_before_a_colon():
+    (message,) = _sg107("Conclusion: kx is the fastest engine.", ENGINES)
+    assert message.startswith("'kx is the fastest engine' is contradicted by the table at line 1: row 'mx'")
+    assert _sg107("Vendor claim: kx is the fastest engine.", ENGINES) == []
+    assert _sg107("Expected: kx is the fastest engine.", ENGINES) == []
