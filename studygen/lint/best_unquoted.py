@@ -442,7 +442,9 @@ def _clause_finding(document: Document, sentence: Sentence, start: int, end: int
     subject_view = TextView(subject_text, *vocab)
     rest_view = TextView(rest_text, *vocab)
     said = {stem(token) for token in label_tokens(normalize(text[verb:end]))}
-    rest_words = said - QUANTITY_WORDS
+    # header words that may keep some of the quantity's columns ("tf32" of "tf32 share"): not the claim's own
+    # words ("of" of "share of time" keeps nothing)
+    rest_words = said - QUANTITY_WORDS - _CLAIM_WORDS
     # a claim naming its quantity ("lowest latency", "lowest TTFT") speaks of the columns of that metric only
     metrics = _metrics(text[verb:end]) if said & (QUANTITY_WORDS | METRIC_NAMES.keys()) else None
     readings = []
@@ -491,8 +493,9 @@ def _table_reading(table: Table, sentence: Sentence, start: int, subject_text: s
         shown = "; ".join(f"'{series.header}': {rows[own].name()} has {series.ends(own)[0].text}, "
                           f"{rows[other].name()} {series.ends(other)[0].text}" for series, own, other in compared[:3])
         more = f" and {len(compared) - 3} more" if len(compared) > 3 else ""
-        rival_row = compared[0][2]
-        return True, (f"{rows[rival_row].name()} is {_COMPARATIVE[word]} than it in "
+        column = next(iter(subject))
+        rival_label = " ".join(rows[compared[0][2]].cells[column].split())
+        return True, (f"'{rival_label}' is {_COMPARATIVE[word]} than it in "
                       f"{_each(len(compared), 'comparison')} the table makes of the two: {shown}{more}")
     if len(variants) == 1 and not subject:
         if not any(_of_kind(variants[0], kind, metrics) for kind in kinds):
