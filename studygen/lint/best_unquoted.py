@@ -11,7 +11,10 @@ is narrow. A sentence is read when
 - one clause of it holds one unhedged superlative (:func:`.best_wording.superlative`:
   "fastest", "slowest", "highest", "lowest", "largest", "smallest", "best",
   "worst"; not "peak", "maximum", "minimum" or "leads") after a copula or a
-  verb of having ("X is the fastest", "X gives the highest throughput"), or a
+  verb of having ("X is the fastest", "X gives the highest throughput"), or
+  opening the clause with its subject after a copula or "comes from" ("the
+  fastest engine is X", "the highest throughput comes from X", "the lowest
+  latency is X's"), or a
   word of dominance ("X dominates", "takes the bulk of", "accounts for most
   of", "the majority of") followed by a time or its share ("the kernel time",
   "the runtime", "the profile": "dominates on latency" says X wins, and a
@@ -30,7 +33,7 @@ its quantity reads only the columns of the serving metrics it names, none
 where it names none ("lowest latency" is no claim about ``TTFT (ms)``), for dominance a
 time or a share of time (a ``%`` column headed by time or share); "best" or
 "largest" naming no quantity is not read. The subject, the words before the
-verb, names one label of one label column (a row claim), or one variant
+verb (after it for a clause opening on the superlative), names one label of one label column (a row claim), or one variant
 column's header (:func:`.best_columns.variant_columns`: "int8" of ``int8
 (ms)``). Words of the rest that name other labels keep those rows ("On the
 A100, ..."); header words only some of the quantity's columns hold keep
@@ -63,6 +66,7 @@ Cases: ``tests/lint/test_best_unquoted.py``.
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from ..patterns import lazy_compile
 from .best_columns import DERIVED_RE, names_quantity, peers, variant_columns
@@ -81,6 +85,11 @@ _DOMINANCE_RE = lazy_compile(
     r"\b(?:dominat(?:es|ed|e)"
     r"|(?:takes?|took|accounts?\s+for|accounted\s+for|consumes?|consumed|makes?\s+up|made\s+up|is|are|was|were)\s+"
     r"(?:the\s+bulk|most|the\s+majority|the\s+largest\s+(?:share|part|portion))\s+of)\b", re.IGNORECASE)
+# "the fastest engine is ..." (a clause's opening, or after a comma), "the highest throughput comes from ..."
+_OPENING_RE = lazy_compile(r"(?:^|,)[\s*_]*the\s+$", re.IGNORECASE)
+_SUBJECT_AFTER_RE = lazy_compile(
+    r"(?:\s+[\w./-]+){0,3}?\s+(?P<verb>is|was|remains|remained|comes\s+from|came\s+from|belongs\s+to|"
+    r"goes\s+to|went\s+to)\s+(?:the\s+)?", re.IGNORECASE)
 _SHARE_OBJECT_RE = lazy_compile(
     r"\s+(?:the\s+)?(?:[\w./-]+\s+){0,2}?(?:time|runtime|run\s+time|profile|breakdown|execution|wall[\s-]?clock)\b",
     re.IGNORECASE)
@@ -97,7 +106,7 @@ _CLAIM_WORDS = frozenset({
     "consumed", "makes", "made", "bulk", "most", "majority", "largest", "share", "part", "portion", "fraction",
     "profile", "runtime", "time", "total", "kernel", "kernels", "gpu", "step", "breakdown", "execution",
     "fastest", "quickest", "slowest", "highest", "lowest", "smallest", "biggest", "best", "worst",
-    "ttft", "tpot", "itl", "tbt", "e2el", "goodput"})
+    "ttft", "tpot", "itl", "tbt", "e2el", "goodput", "comes", "came", "from", "belongs", "goes", "went", "to"})
 _LEAD_INS = frozenset({"conclusion", "conclusions", "summary", "result", "results", "takeaway", "takeaways",
                        "verdict", "finding", "findings", "observation", "observations", "overall", "key", "main",
                        "short", "in", "tl", "dr", "bottom", "line"})
@@ -114,13 +123,21 @@ _LEADERS = 3  # the rows of a group a subject is compared against (see the modul
 HINT = "name the rows the claim holds for, quote the figure, or correct the claim"
 
 
-def _claim(text: str, start: int, end: int) -> tuple[int, int, str, tuple[str, ...]] | None:
-    """(where the subject ends, where the claim word starts, the claim word, the kinds it may be about) of one
-    clause, None when it holds no claim read here."""
+class _Claim(NamedTuple):
+    """A figure-less claim of a clause: the subject's span, the span of what is said of it (the verb, the
+    claim word and its quantity), where the claim word starts, the word, the kinds it may be about."""
+
+    subject: tuple[int, int]
+    said: tuple[int, int]
+    at: int
+    word: str
+    kinds: tuple[str, ...]
+
+
+def _claim(text: str, start: int, end: int) -> _Claim | None:
+    """The one claim read here of the clause ``text[start:end]``, None when it holds none."""
     dominance = _DOMINANCE_RE.search(text, start, end)
     if dominance is not None:
-        verb = dominance.start()
-        kinds: tuple[str, ...] = (SHARE,)
         if superlative(text, dominance.end(), end) is not None:
             return None  # a second claim word
         # what is dominated must be a time or its share, right after the words ("dominates the kernel time",
@@ -128,18 +145,32 @@ def _claim(text: str, start: int, end: int) -> tuple[int, int, str, tuple[str, .
         # that wins is the smallest; "most of the memory" is another quantity
         if not _SHARE_OBJECT_RE.match(text, dominance.end(), end):
             return None
-        return verb, dominance.start(), "dominates", kinds
+        verb = dominance.start()
+        return _Claim(_subject_before(text, start, verb), (verb, end), verb, "dominates", (SHARE,))
     best = superlative(text, start, end)
     if best is None or best.peak or best.group not in ("high", "low", "better", "worse"):
         return None
     before = text[start:best.start]
     verb_match = COPULA_BEFORE_RE.search(before) or HAVE_BEFORE_RE.search(before)
-    if verb_match is None:
-        return None
+    if verb_match is not None:  # "X is the fastest", "X gives the highest throughput"
+        verb = start + verb_match.start()
+        subject, said, phrase_end = _subject_before(text, start, verb), (verb, end), end
+    else:  # "the fastest engine is X", "the highest throughput comes from X", "the lowest latency is X's"
+        opening = _OPENING_RE.search(before)
+        after = _SUBJECT_AFTER_RE.match(text, best.end, end)
+        if opening is None or after is None:
+            return None
+        subject_end = end
+        while subject_end > after.end() and text[subject_end - 1] in " .*_`":
+            subject_end -= 1
+        if text.endswith(("'s", "’s"), after.end(), subject_end):
+            subject_end -= 2  # "is Lumen's"
+        subject, said, phrase_end = (after.end(), subject_end), (start, after.end()), after.start("verb")
     word = best.word.lower()
-    rest = [stem(token) for token in label_tokens(normalize(text[best.end:end]))]
+    rest = [stem(token) for token in label_tokens(normalize(text[best.end:phrase_end]))]
     # "highest throughput", "lowest latency", "lowest TTFT" (a serving metric's name)
-    named = kind_of_words(tuple(rest)) or next(iter(metric_kinds(text[best.end:end])), None)
+    named = kind_of_words(tuple(rest)) or next(iter(metric_kinds(text[best.end:phrase_end])), None)
+    kinds: tuple[str, ...]
     if best.group == "high" and (set(rest) & _SHARE_WORDS):
         kinds = (SHARE,)
     elif named is not None:
@@ -150,7 +181,13 @@ def _claim(text: str, start: int, end: int) -> tuple[int, int, str, tuple[str, .
         return None  # "the best", "the largest" naming no quantity
     if word in ("fastest", "quickest", "slowest") and not set(kinds) <= {TIME, THROUGHPUT}:
         return None  # "the fastest model uses the least memory"
-    return start + verb_match.start(), best.start, word, kinds
+    return _Claim(subject, said, best.start, word, kinds)
+
+
+def _subject_before(text: str, start: int, verb: int) -> tuple[int, int]:
+    """The subject before a verb at ``verb``: from the clause's start, or its last comma ("On the T4, fp16 ...")."""
+    comma = text.rfind(",", start, verb)
+    return (comma + 1 if comma != -1 else start), verb
 
 
 def _want(word: str, kind: str) -> int:
@@ -435,18 +472,19 @@ def _clause_finding(document: Document, sentence: Sentence, start: int, end: int
     claim = _claim(text, start, end)
     if claim is None or unsure(text, start, end):
         return None
-    verb, at, word, kinds = claim
-    comma = text.rfind(",", start, verb)
-    subject_text = text[comma + 1 if comma != -1 else start:verb]
-    rest_text = f"{text[start:comma if comma != -1 else start]} {text[verb:end]}"
+    word, kinds = claim.word, claim.kinds
+    subject_text = text[claim.subject[0]:claim.subject[1]]
+    said_text = text[claim.said[0]:claim.said[1]]
+    # the rest of the clause: what stands before the subject ("On the T4,") and what is said of it
+    rest_text = f"{text[start:max(start, claim.subject[0] - 1)] if claim.said[0] > claim.subject[0] else ''} {said_text}"
     subject_view = TextView(subject_text, *vocab)
     rest_view = TextView(rest_text, *vocab)
-    said = {stem(token) for token in label_tokens(normalize(text[verb:end]))}
+    said = {stem(token) for token in label_tokens(normalize(said_text))}
     # header words that may keep some of the quantity's columns ("tf32" of "tf32 share"): not the claim's own
     # words ("of" of "share of time" keeps nothing)
     rest_words = said - QUANTITY_WORDS - _CLAIM_WORDS
     # a claim naming its quantity ("lowest latency", "lowest TTFT") speaks of the columns of that metric only
-    metrics = _metrics(text[verb:end]) if said & (QUANTITY_WORDS | METRIC_NAMES.keys()) else None
+    metrics = _metrics(said_text) if said & (QUANTITY_WORDS | METRIC_NAMES.keys()) else None
     readings = []
     for table in reading.nearest(sentence.block.order):
         result = _table_reading(table, sentence, start, subject_text, subject_view, rest_view, rest_words, kinds, word,
@@ -461,7 +499,7 @@ def _clause_finding(document: Document, sentence: Sentence, start: int, end: int
     if contradiction is None:
         return None
     claim_text = " ".join(text[start:end].split()).rstrip(".")
-    return sentence.line_at(at), f"'{claim_text}' is contradicted by the table at line {table.line}: {contradiction}", HINT
+    return sentence.line_at(claim.at), f"'{claim_text}' is contradicted by the table at line {table.line}: {contradiction}", HINT
 
 
 def _table_reading(table: Table, sentence: Sentence, start: int, subject_text: str, subject_view: TextView,

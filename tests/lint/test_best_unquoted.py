@@ -110,10 +110,27 @@ def test_true_claims_pass(sentence):
     "kx is the largest.",
     "kx is one of the fastest engines.",
     "Among kx and qr, kx is the fastest engine.",  # a restricted set
-    "The fastest engine is kx.",  # (the subject after the verb: not read)
 ])
 def test_hedged_restricted_sourced_or_other_claims_are_not_read(sentence):
     assert _sg107(sentence, ENGINES) == []
+
+
+@pytest.mark.parametrize(("sentence", "rival"), [
+    ("The fastest engine is kx.", "'mx' is faster than it in each of the 2 comparisons"),
+    ("The highest throughput comes from qr.", "'mx' is higher than it in the one comparison"),
+    ("The lowest latency is qr's.", "'mx' is lower than it in the one comparison"),
+    ("Overall, the slowest engine is mx.", "'qr' is slower than it in each of the 2 comparisons"),
+    ("The fastest engine is mx.", None),
+    ("The lowest latency is mx's.", None),
+    ("The fastest engine is kx for short prompts.", None),  # a restriction no label resolves
+    ("The fastest engine is kx or mx.", None),
+    ("The fastest engine is not kx.", None),
+    ("The fastest engine tested by the vendor is kx.", None),
+])
+def test_the_subject_after_the_verb(sentence, rival):
+    found = _sg107(sentence, ENGINES)
+    assert (rival in found[0]) if rival else found == []
+    assert len(found) == (1 if rival else 0)
 
 
 def test_a_claim_quoting_its_figure_is_left_to_best_rows():
