@@ -33,8 +33,8 @@ its quantity reads only the columns of the serving metrics it names, none
 where it names none ("lowest latency" is no claim about ``TTFT (ms)``), for dominance a
 time or a share of time (a ``%`` column headed by time or share); "best" or
 "largest" naming no quantity is not read. The subject, the words before the
-verb (after it for a clause opening on the superlative), names one label of one label column (a row claim), or one variant
-column's header (:func:`.best_columns.variant_columns`: "int8" of ``int8
+verb (after it for a clause opening on the superlative), names one label of
+one label column (a row claim), or one variant column's header (:func:`.best_columns.variant_columns`: "int8" of ``int8
 (ms)``). Words of the rest that name other labels keep those rows ("On the
 A100, ..."); header words only some of the quantity's columns hold keep
 those columns ("the tf32 profile" over ``tf32 share`` and ``fp16 share``).
@@ -42,8 +42,9 @@ those columns ("the tf32 profile" over ``tf32 share`` and ``fp16 share``).
 The rows are compared in *groups*: for a row claim, the rows sharing every
 other label column's label (a GPU and a batch: int8 against fp16 of that
 GPU and batch), in each column of the quantity; for a column claim, each
-row's cells in the subject's peers (:func:`.best_columns.peers`). A total,
-sum or "other" row is never a rival. The claim is contradicted only when
+row's cells in the subject's peers (:func:`.best_columns.peers`). A row or
+column that pools or bounds the others (total, other, mean, ideal, roofline,
+theoretical peak) is never a rival. The claim is contradicted only when
 one rival beats the subject beyond their printed digits
 (:func:`.ratio_direction.goes_against`) in every group where both have a
 figure: whatever the claim means (in every row, typically, on average), the
@@ -112,8 +113,12 @@ _LEAD_INS = frozenset({"conclusion", "conclusions", "summary", "result", "result
                        "short", "in", "tl", "dr", "bottom", "line"})
 _NUMBER_RE = lazy_compile(r"^[\d.,]+$")
 # a row that sums or pools the others: never a rival
-_POOLED_LABELS = frozenset({"total", "sum", "all", "overall", "other", "others", "rest", "misc", "remaining",
-                            "average", "mean", "geomean", "total time"})
+# a row (or column) that sums, pools or bounds the others, never a rival: "Total", "other kernels", "mean",
+# "ideal", "roofline", "theoretical peak", "spec limit"
+_POOLED_WORDS = frozenset({"total", "totals", "sum", "all", "overall", "other", "others", "rest", "misc", "remaining",
+                           "remainder", "average", "avg", "mean", "geomean", "median", "ideal", "roofline",
+                           "theoretical", "peak", "bound", "target", "spec", "limit", "max", "min", "expected",
+                           "reference"})
 _COMPARATIVE = {"fastest": "faster", "quickest": "faster", "slowest": "slower", "highest": "higher", "lowest": "lower",
                 "largest": "larger", "biggest": "larger", "smallest": "smaller", "best": "better", "worst": "worse",
                 "dominates": "larger"}
@@ -257,7 +262,7 @@ class _Reading:
         if key not in self._leaders:
             rows_of = self.groups(table, column)[group]
             ranked = [(other, rows[0]) for other, rows in rows_of.items()
-                      if other not in _POOLED_LABELS and len(rows) == 1 and series.ends(rows[0])]
+                      if not _pooled(other) and len(rows) == 1 and series.ends(rows[0])]
             ranked.sort(key=lambda pair: -want * series.ends(pair[1])[0].value)
             self._leaders[key] = ranked[:_LEADERS + 1]  # (one more: the subject may be among them)
         return self._leaders[key]
@@ -312,6 +317,11 @@ class _Reading:
         return self._groups[key]
 
 
+def _pooled(label: str) -> bool:
+    """True for a normalised label (or header) naming a pooled or bounding row (:data:`_POOLED_WORDS`)."""
+    return any(token in _POOLED_WORDS for token in label_tokens(label))
+
+
 def _plain(sentence_text: str, table: Table, reading: _Reading) -> bool:
     """True when every word of the sentence is one :data:`_CLAIM_WORDS`, a quantity word, a row's noun, a
     word of ``table``'s labels or headers, or a number (checked against the labels by the caller)."""
@@ -351,7 +361,7 @@ def _row_claim(table: Table, subject: dict[int, set[str]], rest: dict[int, set[s
         return None  # rows of several quantities ("mean latency", "p95 latency"): no one quantity to rank
     if column in rest:
         return None  # "fp16 is the fastest after int8": the subject's column names other rows
-    if any(v in _POOLED_LABELS for v in (label,)):
+    if _pooled(label):
         return None
     columns = [(s, kind) for kind in kinds for s in table.series if _of_kind(s, kind, metrics)]
     kept = set(map(id, _header_kept([s for s, _ in columns], header_words)))
@@ -421,10 +431,10 @@ def _column_claim(table: Table, series: Series, rest: dict[int, set[str]], kinds
     else:
         candidates = range(len(table.rows))
     rows = [row for row in candidates if all(labels[c][row] in wanted for c, wanted in restricting)]
-    rows = [row for row in rows if not any(labels[c][row] in _POOLED_LABELS for c in labels)]
+    rows = [row for row in rows if not any(_pooled(labels[c][row]) for c in labels)]
     best: tuple[Series, list[int]] | None = None
     for peer in peers(series):
-        if normalize(peer.header.split("(", 1)[0]).strip() in _POOLED_LABELS:
+        if _pooled(normalize(peer.header.split("(", 1)[0])):
             continue
         both = [row for row in rows if series.ends(row) and peer.ends(row)]
         if both and all(_beats(series.ends(row), peer.ends(row), want) for row in both):

@@ -335,3 +335,16 @@ def test_a_post_of_true_and_false_figure_less_claims():
         (28, "'On the H200, Quill gives the highest throughput'", "'Strata' is higher"),
         (39, "'Attention takes the bulk of the Lumen time'", "'GEMM' is larger"),
     ]
+
+
+@pytest.mark.parametrize("bound", ["Roofline", "Ideal", "Theoretical peak", "All others", "Other kernels"])
+def test_a_row_that_bounds_or_pools_the_others_is_no_rival(bound):
+    table = f"| engine | latency (ms) |\n|---|---:|\n| kx | 12.0 |\n| mx | 13.5 |\n| {bound} | 8.0 |\n\n"
+    assert _sg107("kx is the fastest engine.", table) == []
+    (message,) = _sg107("mx is the fastest engine.", table)
+    assert "'kx' is faster than it" in message
+
+
+def test_a_column_that_bounds_the_others_is_no_peer():
+    table = "| GPU | fp16 (ms) | int8 (ms) | ideal (ms) |\n|---|---:|---:|---:|\n| T4 | 4.10 | 2.95 | 1.20 |\n\n"
+    assert _sg107("int8 is the fastest.", table) == []
