@@ -67,6 +67,7 @@ Cases: ``tests/lint/test_best_unquoted.py``.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from typing import NamedTuple
 
 from ..patterns import lazy_compile
@@ -234,6 +235,7 @@ class _Reading:
         self._groups: dict[tuple[int, int], dict[tuple, dict[str, list[int]]]] = {}
         self._leaders: dict[tuple, list[tuple[str, int]]] = {}
         self._nearest: dict[int, list[Table]] = {}
+        self._orders = [table.order for table in document.tables]
         self._quantities: dict[tuple[int, int], bool] = {}
         self.columns: dict[tuple, tuple[Series, list[int]] | None] = {}  # _column_claim's answers
 
@@ -298,8 +300,19 @@ class _Reading:
     def nearest(self, order: int) -> list[Table]:
         """The :data:`_TABLE_LIMIT` tables nearest the prose block at ``order``."""
         if order not in self._nearest:
-            tables = sorted(self.document.tables, key=lambda table: abs(table.order - order))
-            self._nearest[order] = tables[:_TABLE_LIMIT]
+            # the tables are in document order: the nearest lie on either side of the block's place, taken by
+            # distance from there (a sort of every table for every block grew with the square of the tables)
+            tables = self.document.tables
+            right = bisect_left(self._orders, order)
+            left, nearest = right - 1, []
+            while len(nearest) < _TABLE_LIMIT and (left >= 0 or right < len(tables)):
+                if right >= len(tables) or (left >= 0 and order - tables[left].order <= tables[right].order - order):
+                    nearest.append(tables[left])
+                    left -= 1
+                else:
+                    nearest.append(tables[right])
+                    right += 1
+            self._nearest[order] = nearest
         return self._nearest[order]
 
     def groups(self, table: Table, column: int) -> dict[tuple, dict[str, list[int]]]:
