@@ -360,3 +360,34 @@ def test_many_tables_each_with_a_claim_stay_linear():
     # each claim reads its 64 nearest tables, found by bisection (sorting every table for each claim grew 2.7x)
     assert len([f for f in lint_text(_sections_each_with_a_claim(100), "t.md") if f.code == "SG107"]) == 100
     assert _own_calls(_sections_each_with_a_claim(800)) / _own_calls(_sections_each_with_a_claim(400)) < 2.3
+
+
+# engines where the fastest (q8) fails a quality bar the prose sets: claims about "the fastest that passes" are
+# restricted by words no label resolves
+GATED = """\
+| engine | prompt | ttft_p50_ms | decode_tps | perplexity |
+|---|---:|---:|---:|---:|
+| eager | 128 | 410.2 | 15.1 | 21.30 |
+| graph | 128 | 350.7 | 18.4 | 21.30 |
+| q8 | 128 | 160.3 | 39.8 | 30.75 |
+
+"""
+
+
+@pytest.mark.parametrize("sentence", [
+    "graph is the fastest engine that passes the quality gate.",
+    "graph is the fastest engine with full accuracy.",
+    "graph is the fastest engine at equal perplexity.",
+    "It is the fastest engine.",  # a pronoun: no label
+    "graph is the fastest engine, once quality is weighed.",
+])
+def test_a_claim_restricted_by_a_condition_in_words_is_not_read(sentence):
+    assert _sg107(sentence, GATED) == []
+
+
+def test_the_same_table_read_without_a_condition():
+    (message,) = _sg107("graph is the fastest engine.", GATED)
+    assert "'q8' is faster than it in the one comparison" in message and "'ttft_p50_ms'" in message
+    assert _sg107("graph has the lowest perplexity.", GATED) == []  # a tie with eager as printed
+    (message,) = _sg107("q8 has the lowest perplexity.", GATED)
+    assert "'eager' is lower than it" in message
