@@ -52,10 +52,10 @@ from .document import Series, Table
 from .figures import Figure, statistic_of
 from .ratio_direction import goes_against
 from .text import label_tokens, names_whole, normalize, ratio_header, stem
-from .variant_pairs import QUANTITY_WORDS
+from .variant_pairs import QUANTITY_WORDS, metric_kinds
 
 # a column derived from the variants rather than one of them: a difference, a change, a saving
-_DERIVED_RE = lazy_compile(
+DERIVED_RE = lazy_compile(
     r"\b(?:diff\w*|delta|gap|minus|change[sd]?|overhead|saved|saves?|savings?|reduc\w*|gain|speed-?ups?|"
     r"slow-?downs?|vs\.?|versus|over|relative|penalty|regression)\b|[Δ%±]|\s[-−–]\s", re.IGNORECASE)
 # a header naming each row's own extreme over its runs ("min (ms)", "best of 5", "peak memory"): no row's rank,
@@ -75,10 +75,14 @@ def names_quantity(label: str) -> bool:
 
 def _variant_name(series: Series) -> str | None:
     """The normalised part of ``series``'s header before its parenthesis when it names a variant, not a
-    quantity, a statistic or a ratio (``fp16`` of ``fp16 (ms)``, none for ``latency (ms)``, ``fp32 / fp16``)."""
+    quantity, a statistic, a serving metric, its unit alone or a ratio (``fp16`` of ``fp16 (ms)``, none for
+    ``latency (ms)``, ``TTFT (ms)``, ``tokens/s``, ``fp32 / fp16``)."""
     main = normalize(series.header.split("(", 1)[0]).strip()
     tokens = label_tokens(main)
     if not tokens or ratio_header(series.header) or any(names_quantity(token) for token in tokens):
+        return None
+    # a serving metric's name ("TTFT (ms)") or the unit alone ("tokens/s"): a quantity, measured per row
+    if metric_kinds(main) or (series.unit is not None and main == normalize(series.unit)):
         return None
     return main
 
@@ -90,7 +94,7 @@ def variant_columns(normalized: str, table: Table) -> list[Series]:
             if (name := _variant_name(series)) is not None and names_whole(normalized, name)]
 
 
-def _peers(series: Series) -> list[Series]:
+def peers(series: Series) -> list[Series]:
     """The other variant columns of ``series``'s table holding its quantity: the same unit (so the same kind;
     a variant header names no statistic), one figure a cell, no ratio, derived or per-row extreme header (see the module's docstring)."""
     peers = []
@@ -99,7 +103,7 @@ def _peers(series: Series) -> list[Series]:
             continue
         if _variant_name(other) is None:
             continue
-        if _DERIVED_RE.search(other.header) or PER_ROW_EXTREME_RE.search(other.header):
+        if DERIVED_RE.search(other.header) or PER_ROW_EXTREME_RE.search(other.header):
             continue
         if series.keywords & other.keywords:
             continue  # "fp16 saves (ms)", "fp32 - fp16 (ms)": names the subject's variant, derived from it
@@ -122,7 +126,7 @@ def finding(claim: str, series: Series, row: int, figure: Figure, want: int, nam
         # two variants named, or the figure in another column than the one named ("fp16 is the fastest at 2.95
         # ms" over cells "2.95 / 3.80" names both figures' series): no claim read here
         return None
-    ranked = [(peer, peer.ends(row)) for peer in _peers(series)]
+    ranked = [(peer, peer.ends(row)) for peer in peers(series)]
     ranked = [(peer, ends) for peer, ends in ranked if ends]  # (none: a set of one, nothing beats it)
     beaten = [(peer, ends) for peer, ends in ranked if _beats(figure, ends, want)]
     if not beaten:
@@ -134,4 +138,4 @@ def finding(claim: str, series: Series, row: int, figure: Figure, want: int, nam
             f"{table.rows[row].name()} of the table at line {table.line}, but {shown}")
 
 
-__all__ = ["HINT", "PER_ROW_EXTREME_RE", "finding", "names_quantity", "variant_columns"]
+__all__ = ["DERIVED_RE", "HINT", "PER_ROW_EXTREME_RE", "finding", "names_quantity", "peers", "variant_columns"]

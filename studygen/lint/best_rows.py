@@ -173,7 +173,7 @@ def _printed_as(cell: Figure, unit: str | None, quoted: Figure) -> bool:
             and abs(round(cell.value, quoted.decimals) - quoted.value) < quoted.half_step / 10)
 
 
-def _labels(table: Table) -> dict[int, list[str]]:
+def labels_by_column(table: Table) -> dict[int, list[str]]:
     """Label column -> each row's normalised label in it; an empty first label cell beside other label
     cells continues the label above (as :attr:`.document.Row.label` reads it)."""
     by_column = {}
@@ -253,7 +253,7 @@ class _Reading:
     def labels(self, table: Table) -> dict[int, list[str]]:
         """:func:`_labels` of ``table``."""
         if id(table) not in self._labels:
-            self._labels[id(table)] = _labels(table)
+            self._labels[id(table)] = labels_by_column(table)
         return self._labels[id(table)]
 
     def names_quantities(self, table: Table, column: int) -> bool:
@@ -483,4 +483,4 @@ def _clause_finding(document: Document, sentence: Sentence, start: int, end: int
     return sentence.line_at(best.start), message, HINT
 
 
-__all__ = ["findings"]
+__all__ = ["findings", "labels_by_column"]

@@ -97,9 +97,9 @@ _NO_SUBJECT_BEFORE_RE = lazy_compile(
     r"\b(?:the|our|this|these|those|than|from|to|with|behind|of|at|in|on|for|by|and|or)\s*$", re.IGNORECASE)
 _OTHER_SUBJECT_RE = lazy_compile(r"\b(?:than|which|who|whose|unlike|compared|versus|vs)\b", re.IGNORECASE)
 _ADVERB = r"(?:(?:also|still|again|clearly|easily|now|by\s+far)\s+)?"
-_COPULA_BEFORE_RE = lazy_compile(
+COPULA_BEFORE_RE = lazy_compile(
     rf"\b(?:is|was|are|were|remains|remained|stays|stayed|becomes|became)\s+{_ADVERB}the\s+$", re.IGNORECASE)
-_HAVE_BEFORE_RE = lazy_compile(
+HAVE_BEFORE_RE = lazy_compile(
     r"\b(?:has|have|had|gives|gave|delivers|delivered|achieves|achieved|reaches|reached|hits|posts|posted|shows|"
     rf"showed|records|recorded|attains|attained|sustains|sustained)\s+{_ADVERB}(?:the|a)\s+$", re.IGNORECASE)
 _OPENING_BEFORE_RE = lazy_compile(r"(?:^|,)\s*(?:the\s+)?$", re.IGNORECASE)
@@ -124,7 +124,7 @@ _MEASURE_NOUNS = QUANTITY_WORDS | frozenset({"speedup", "slowdown", "ratio", "ga
 # what "the fastest" may rank whatever the column measures
 _MERIT_NOUNS = frozenset({"performance", "speed"})
 # words for a row of a table: what "the fastest" or "the slowest" may rank (never "best", "largest" or "lowest")
-_ROW_NOUNS = frozenset({
+ROW_NOUNS = frozenset({
     "variant", "configuration", "config", "option", "setting", "backend", "run", "setup", "model", "method", "approach",
     "engine", "kernel", "implementation", "framework", "library", "system", "mode", "version", "build", "combination",
     "choice", "candidate", "entry", "row", "one", "performer", "contender", "gpu", "card", "device", "machine",
@@ -179,8 +179,8 @@ def predicated(text: str, start: int, end: int, best: Best, series: Series) -> b
             return False
         # "leads" with no object ("fused leads at 3.8 GB/s"), not "leads the float formats", "leads fp32"
         return best.word.lower() != "leads" or _ends_phrase(text, best.end, end)
-    having = _HAVE_BEFORE_RE.search(before) is not None
-    if not (having or _POSSESSIVE_BEFORE_RE.search(before) or _COPULA_BEFORE_RE.search(before)
+    having = HAVE_BEFORE_RE.search(before) is not None
+    if not (having or _POSSESSIVE_BEFORE_RE.search(before) or COPULA_BEFORE_RE.search(before)
             or _OPENING_BEFORE_RE.search(before)):
         return False
     # a row's noun only where the superlative is said of the row ("is the fastest variant"), not had by it
@@ -208,7 +208,7 @@ def _qualifiable(series: Series, rows: bool) -> tuple[frozenset[str], frozenset[
     if kind is not None:
         heads |= {word for word in QUANTITY_WORDS if kind_of_words((word,)) == kind}
     if rows:
-        heads |= _ROW_NOUNS | _MERIT_NOUNS | _label_headers(series.table)
+        heads |= ROW_NOUNS | _MERIT_NOUNS | _label_headers(series.table)
     return frozenset(heads), frozenset(heads | header)
 
 
@@ -227,4 +227,5 @@ def _ends_phrase(text: str, position: int, end: int) -> bool:
     return match.group("prep") is None or _FIGURE_NEXT_RE.match(text, match.end(), end) is not None
 
 
-__all__ = ["STEMS", "SUPERLATIVE_RE", "Best", "predicated", "restricted", "superlative", "unsure"]
+__all__ = ["COPULA_BEFORE_RE", "HAVE_BEFORE_RE", "ROW_NOUNS", "STEMS", "SUPERLATIVE_RE", "Best", "predicated", "restricted",
+           "superlative", "unsure"]

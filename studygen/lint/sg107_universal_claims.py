@@ -87,6 +87,10 @@ rows of a long table are read so as well: a clause naming one level ("at 20
 users") leaves one row of each, their pair (:func:`~.row_variants.row_pairs`
 with ``fewest=1``).
 
+A best-of claim quoting no figure ("int8 is the fastest", "GEMM dominates the
+kernel time") is read against its one table by :mod:`.best_unquoted`, and
+reported only when one rival beats the subject wherever both are compared.
+
 Cases: ``sg107_pos_*``, ``sg107_neg_*``, ``tests/lint/test_row_axis.py``,
 ``tests/lint/test_joined_claims.py``, ``tests/lint/test_named_row_claims.py``,
 ``tests/lint/test_universal_range_cells.py``.
@@ -104,6 +108,7 @@ from .header_names import mention as header_mention
 from .header_names import name_words
 from .figures import RATIO_UNITS, Figure
 from .best_rows import findings as best_findings
+from .best_unquoted import findings as unquoted_findings
 from .inline_comparisons import states_its_figures
 from .join_messages import paired, unpaired
 from .rounding import stands_for
@@ -249,6 +254,9 @@ def check(document: Document) -> list[Finding]:
                     findings.append(finding)
     # a superlative with a figure ("GA peaks at 2.58x"): the quoted row against every other row it claims to beat
     findings.extend(Finding(CODE, message, document.path, line, hint=hint) for line, message, hint in best_findings(document))
+    # a superlative without a figure ("int8 is the fastest", "GEMM dominates the kernel time") over its one table
+    findings.extend(Finding(CODE, message, document.path, line, hint=hint)
+                    for line, message, hint in unquoted_findings(document))
     return findings
 
 

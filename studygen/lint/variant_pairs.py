@@ -69,7 +69,7 @@ _KIND_OF_UNIT = {
 }
 # serving metrics by their names (time to first token, time per output token, inter-token latency, time
 # between tokens, end-to-end latency; goodput): each a quantity of its own, never a variant of another
-_METRIC_NAMES = {"ttft": TIME, "tpot": TIME, "itl": TIME, "tbt": TIME, "e2el": TIME, "goodput": THROUGHPUT}
+METRIC_NAMES = {"ttft": TIME, "tpot": TIME, "itl": TIME, "tbt": TIME, "e2el": TIME, "goodput": THROUGHPUT}
 # quantity words (stems) -> kind; read in header keywords and in sentences
 _KIND_WORDS = {
     "latency": TIME, "time": TIME, "runtime": TIME, "duration": TIME, "ms": TIME,
@@ -86,7 +86,7 @@ _KIND_PAIRS = {("error", "rate"): ERROR}
 # every quantity word: what a header or a heading says is measured, never what names a variant (table_joins)
 QUANTITY_WORDS = frozenset(_KIND_WORDS) | frozenset(word for words in _KIND_PAIRS for word in words)
 # what a column's header may say it measures: a column told apart from another by one of these is no variant
-_MEASURED_WORDS = QUANTITY_WORDS | frozenset(_METRIC_NAMES)
+_MEASURED_WORDS = QUANTITY_WORDS | frozenset(METRIC_NAMES)
 # "batch size", "input size": a label of the rows, not the size a comparison is about
 _LABEL_BEFORE_SIZE = frozenset({"batch", "input", "image", "tile", "block", "group", "window", "chunk", "page", "beam",
                                 "context", "vocab", "step", "sample", "patch"})
@@ -180,8 +180,8 @@ def kind_of_series(series: Series, heading: bool = True) -> str | None:
 def metric_kinds(text: str) -> tuple[str, ...]:
     """The one kind the serving metrics ``text`` names have ("cuts H100 TTFT by 26%": time), else ().
     Read by a percent change only: elsewhere (table_joins, SG107) a metric's name is no kind word yet."""
-    kinds = {_METRIC_NAMES[word] for word in (stem(token) for token in label_tokens(normalize(text)))
-             if word in _METRIC_NAMES}
+    kinds = {METRIC_NAMES[word] for word in (stem(token) for token in label_tokens(normalize(text)))
+             if word in METRIC_NAMES}
     return (kinds.pop(),) if len(kinds) == 1 else ()
 
 
@@ -356,5 +356,5 @@ def tie(document: Document, text: str, kinds: tuple[str, ...], view: TextView, o
     return found[0] if found is not None and len(found) == 1 else None
 
 
-__all__ = ["COMPARATIVE_KINDS", "candidates", "COMPARISON_RE", "HIGHER_IS_BETTER", "kind_of_unit", "Pair", "QUALITY", "RANKING_STEMS", "RANKING_VERB_RE", "REFERENCE_BEFORE_RE", "SIZE", "THROUGHPUT", "TIME",
+__all__ = ["COMPARATIVE_KINDS", "candidates", "COMPARISON_RE", "HIGHER_IS_BETTER", "kind_of_unit", "METRIC_NAMES", "Pair", "QUALITY", "RANKING_STEMS", "RANKING_VERB_RE", "REFERENCE_BEFORE_RE", "SIZE", "THROUGHPUT", "TIME",
            "QUANTITY_WORDS", "kind_of_series", "kind_of_words", "kinds_named", "metric_kinds", "tables_naming", "tie"]

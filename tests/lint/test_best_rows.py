@@ -461,3 +461,23 @@ def test_a_ratio_of_times_is_better_smaller():
     # a gain in time is a speedup: the larger the better
     gain = NORMALIZED.replace("normalized latency", "latency speedup")
     assert _sg107("int8 is the fastest at 0.41x.", gain) != [] and _sg107("fp32 is the fastest at 1.00x.", gain) == []
+
+
+# GPUs as rows, metrics as columns headed by a unit alone or a serving metric's name: G2 leads on both
+GPU_METRICS = "| GPU | tokens/s | TTFT (ms) |\n|---|---:|---:|\n| G1 | 2,310 | 95 |\n| G2 | 3,870 | 61 |\n| G3 | 1,640 | 120 |\n\n"
+
+
+@pytest.mark.parametrize(("sentence", "message"), [
+    # a header that is a unit alone ("tokens/s") or a metric's name ("TTFT (ms)") names no variant: the claim
+    # ranks the column's rows, not the row's cells (both went unread)
+    ("The G1 delivers the highest throughput at 2,310 tokens/s.",
+     "'The G1 delivers the highest throughput at 2,310 tokens/s' names row 'G1' the largest 'tokens/s' of 3 rows "
+     "of the table at line 1, but row 'G2' has 3,870"),
+    ("The G1 has the lowest TTFT at 95 ms.",
+     "'The G1 has the lowest TTFT at 95 ms' names row 'G1' the smallest 'TTFT (ms)' of 3 rows of the table at "
+     "line 1, but row 'G2' has 61"),
+    ("The G3 is the slowest at 120 ms.", None),
+    ("The G2 delivers the highest throughput at 3,870 tokens/s.", None),
+])
+def test_best_of_across_gpu_rows_under_metric_columns(sentence, message):
+    assert _sg107(sentence, GPU_METRICS) == ([message] if message else [])
