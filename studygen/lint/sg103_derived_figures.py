@@ -110,6 +110,7 @@ from .operand_pairs import compared_pairs, share_pairs
 from .prose_rows import figure_clause, row_ratio_findings
 from .prose_tables import ratio_findings, share_findings
 from .total_shares import total_share_findings
+from .stated_sums import sum_findings
 from .section_rows import names_derived, section_views
 from .text import DIFFERENCE_WORDS, label_tokens, normalize, ratio_header
 from .ratio_direction import goes_against, sign_unsettles_word, signed_by_word, wanted_sign, written_direction
@@ -146,7 +147,7 @@ def check(document: Document) -> list[Finding]:
     comparisons = comparison_findings(document, recomputed)
     prose = [*share_findings(document), *ratio_findings(document, recomputed, printed_units), *row_ratio_findings(document),
              *change_findings(document, recomputed), *comparisons, *prose_average_findings(document),
-              *total_share_findings(document)]
+              *total_share_findings(document), *sum_findings(document)]
     # a figure between two things a one-table reader has already found wanting is not reported twice; by line
     # and figure, as every message opens with its figure: a generated README prints a study file's paragraph
     # on one line, and a finding about another sentence of it hid a wrong ratio (a new user's trial)
