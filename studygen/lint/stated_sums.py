@@ -51,7 +51,7 @@ from .figures import Figure, with_unit
 from .prose_rows import HEDGE_WINDOW, HEDGED_BEFORE_RE, SUM_RE
 from .rounding import Interval, consistent, stands_for
 from .row_axis import label_mentions, nearby_tables
-from .text import CLAUSE_REACH, DIFFERENCE_WORDS, keywords, normalize, ratio_header
+from .text import DIFFERENCE_WORDS, keywords, normalize, ratio_header
 from .total_shares import CHANGE_RE
 from .variant_pairs import DURATION_UNITS
 
@@ -66,6 +66,8 @@ _SIZE_UNITS = frozenset({"MiB", "GiB", "KiB", "MB", "GB", "KB"})
 _ADDITIVE_UNITS = DURATION_UNITS | _SIZE_UNITS
 _MAX_TAIL_WORDS = 4  # "Conv and GEMM kernels together", "prefill and decode steps take ... combined"
 _CLAUSE_BREAKS = ";:("
+# how far back the names of a sum are sought: a list of names, not a paragraph (names are read in it)
+_LIST_REACH = 240
 _CLAUSE_ENDS_RE = lazy_compile(r"[,;:()]")
 HINT = "recompute the sum from the rows it names (to their printed digits), or name the rows it adds"
 
@@ -126,14 +128,15 @@ def _reading(table: Table, sentence: Sentence, mark_start: int, mark_end: int) -
     the word of summing at ``mark_start`` read in ``table``; None when the
     table gives no reading."""
     text = sentence.block.text
-    reach = max(sentence.start, mark_start - CLAUSE_REACH)
+    reach = max(sentence.start, mark_start - _LIST_REACH)
     clause_start = max([text.rfind(c, reach, mark_start) for c in _CLAUSE_BREAKS] + [reach - 1]) + 1
     named = _named_rows(table, text[clause_start:mark_start])
     if named is None:
         return None
     rows, last_name = named[0], clause_start + named[1]
-    closing = _CLAUSE_ENDS_RE.search(text, mark_end, sentence.end)
-    clause_end = closing.start() if closing else sentence.end
+    limit = min(sentence.end, mark_end + _LIST_REACH)  # the figure stands a few words after the word of summing
+    closing = _CLAUSE_ENDS_RE.search(text, mark_end, limit)
+    clause_end = closing.start() if closing else limit
     # the word of summing itself ("add up to") is no change
     if CHANGE_RE.search(text, last_name, mark_start) or CHANGE_RE.search(text, mark_end, clause_end):
         return None
