@@ -60,7 +60,7 @@ from .rounding import printed_interval, stands_for
 from .row_axis import label_mentions, nearby_tables
 from .text import DIFFERENCE_WORDS, keywords, normalize, ratio_header
 
-_UPPER = r"under|below|less\s+than|lower\s+than|smaller\s+than|at\s+most|no\s+more\s+than|no\s+higher\s+than|within|<=?|≤"
+_UPPER = r"under|below|less\s+than|fewer\s+than|lower\s+than|smaller\s+than|at\s+most|no\s+more\s+than|no\s+higher\s+than|within|<=?|≤"
 _LOWER = r"above|over|more\s+than|higher\s+than|greater\s+than|at\s+least|exceed(?:s|ing)?|>=?|≥"
 # the bound word right before the figure ("under 10 ms", "(< 3%)", "within 3% of")
 _BOUND_RE = lazy_compile(rf"(?:\b(?P<upper>{_UPPER})|\b(?P<lower>{_LOWER}))\s*[(]?\s*$", re.IGNORECASE)

@@ -62,6 +62,9 @@ _JOINED_LABEL_RE = lazy_compile(r"\+|&|\band\b|\bboth\b|\bcombined\b|\btogether\
 _COUNTS = {"both": 2, "two": 2, "three": 3, "four": 4, "five": 5}
 # "the two attention kernels", "both decode steps", "all three gemm calls": a count and the word the labels share
 _GROUP_RE = lazy_compile(r"\b(both|two|three|four|five)\s+(?:of\s+the\s+)?([a-z][\w-]*)", re.IGNORECASE)
+# a bound on the sum, not the sum ("together fewer than 10%", "within 5 ms"), beyond the hedges prose_rows knows
+_BOUNDED_RE = lazy_compile(r"(?:\b(?:fewer|lower|greater|higher|smaller|larger)\s+than|\bwithin|\bexceed\w*|≤|≥)\s*$",
+                           re.IGNORECASE)
 _SIZE_UNITS = frozenset({"MiB", "GiB", "KiB", "MB", "GB", "KB"})
 _ADDITIVE_UNITS = DURATION_UNITS | _SIZE_UNITS
 _MAX_TAIL_WORDS = 4  # "Conv and GEMM kernels together", "prefill and decode steps take ... combined"
@@ -154,7 +157,7 @@ def _reading(table: Table, sentence: Sentence, mark_start: int, mark_end: int) -
         return None
     # "add up to 52 ms": the "up to" of the word of summing is no hedge
     hedge_from = max(sentence.start, figure.start - HEDGE_WINDOW, mark_end if figure.start >= mark_end else 0)
-    if HEDGED_BEFORE_RE.search(text, hedge_from, figure.start):
+    if HEDGED_BEFORE_RE.search(text, hedge_from, figure.start) or _BOUNDED_RE.search(text, hedge_from, figure.start):
         return None
     series = _column(table, figure, text[clause_start:clause_end])
     if series is None:

@@ -130,6 +130,8 @@ def test_sum_the_rows_give_is_quiet(text):
     COMBINED.format(sentence="Fusion and graphs together reach 1.30 ms."),  # the combined row
     COMBINED.format(sentence="Fusion and graphs together reach 3.0 ms."),  # a table with a joined row is not read
     MEMORY.format(sentence="Weights and KV cache together stay below 12 GB."),  # a bound
+    MEMORY.format(sentence="Weights and activations together take fewer than 9 GB."),
+    SHARES.format(sentence="Softmax and layernorm together stay within 5 ms."),
     SHARES.format(sentence="Conv and matmul run together in 5 streams."),  # no unit the column holds
 ])
 def test_what_is_not_a_stated_sum_is_quiet(text):
