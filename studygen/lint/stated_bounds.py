@@ -39,7 +39,11 @@ one of them must give a reading):
   one measured column) or a column's variant words (variants as columns:
   every other column of its unit and quantity, row by row);
 - a bound on differences: the one ``%`` column whose header names a
-  difference ("diff", "delta", "change", "gain", "overhead"), by magnitude.
+  difference ("diff", "delta", "change", "gain", "overhead"), by magnitude;
+  with none near, the two columns of one table the clause names, or else the
+  heading over the sentence (:func:`_pair_readings`; a benchmark page's
+  "Differences are minimal (< 3%)" under a heading naming two runtimes, whose
+  comparison table, a section earlier, held a 12.7 % difference at p95).
 
 A row *breaks* the bound only beyond the printed digits of both: a value
 whose whole interval lies past the bound's ("10.6 ms" breaks "under 10 ms",
@@ -52,6 +56,7 @@ half its last digit. The finding names the column and each breaking row
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 
 from ..patterns import lazy_compile
 from .document import Document, Sentence, Series, Table
@@ -63,7 +68,7 @@ from .text import DIFFERENCE_WORDS, keywords, normalize, ratio_header
 _UPPER = r"under|below|less\s+than|fewer\s+than|lower\s+than|smaller\s+than|at\s+most|no\s+more\s+than|no\s+higher\s+than|within|<=?|≤"
 _LOWER = r"above|over|more\s+than|higher\s+than|greater\s+than|at\s+least|exceed(?:s|ing)?|>=?|≥"
 # the bound word right before the figure ("under 10 ms", "(< 3%)", "within 3% of")
-_BOUND_RE = lazy_compile(rf"(?:\b(?P<upper>{_UPPER})|\b(?P<lower>{_LOWER}))\s*[(]?\s*$", re.IGNORECASE)
+_BOUND_RE = lazy_compile(rf"(?:(?<!\w)(?P<upper>{_UPPER})|(?<!\w)(?P<lower>{_LOWER}))\s*[(]?\s*$", re.IGNORECASE)
 _OF_RE = lazy_compile(r"\s*of\s+(?:the\s+)?", re.IGNORECASE)
 _UNIVERSAL_RE = lazy_compile(r"\b(all|every|each|always)\b", re.IGNORECASE)
 # what makes "all" less than all, or the sentence other than a claim about the rows measured
@@ -97,6 +102,7 @@ _SUBJECT_REACH = 240
 # how far after its figure a bound's clause is read: its reference or the rows it names, a few words
 _AFTER_REACH = 120
 _MAX_SHOWN = 3
+_PAIR_REACH = 8  # tables either side of a sentence a pair of named variants is sought in
 HINT = "state the bound the rows keep (or name the rows it holds for)"
 
 
@@ -108,8 +114,6 @@ def bound_findings(document: Document) -> list[tuple[int, str, str]]:
         if not block.has_digits:
             continue
         tables = [t for t in nearby_tables(document, block) if t.series]
-        if not tables:
-            continue
         text = block.text
         for sentence in block.sentences:
             for token in sentence.tokens:
@@ -123,6 +127,8 @@ def bound_findings(document: Document) -> list[tuple[int, str, str]]:
                 if claim is None:
                     continue
                 readings = [r for t in tables if (r := _reading(t, sentence, figure, bound, claim)) is not None]
+                if not readings and claim[0] == "differences":
+                    readings = _pair_readings(document, sentence, figure, claim[1])
                 if len(readings) == 1 and readings[0]:
                     found.append((sentence.line_at(figure.start), readings[0], HINT))
     return found
@@ -239,7 +245,7 @@ def _absolute(table: Table, sentence: Sentence, figure: Figure, clause_start: in
                 continue
             interval = stands_for(value)
             if (upper and interval.lo > limit.hi) or (not upper and interval.hi < limit.lo):
-                broken.append(f"'{table.rows[row].label}' {with_unit(value.text, series.unit)}"
+                broken.append(f"'{_label(table, row)}' {with_unit(value.text, series.unit)}"
                               + (f" ({series.header})" if len(columns) > 1 else ""))
     if not broken:
         return ""
@@ -283,7 +289,7 @@ def _within_rows(table: Table, figure: Figure, reference: str, subject: str, cla
     if rows is None:
         return None
     pairs = [(row, series.values[row], series.values[base]) for row in rows if row != base]
-    return _judge(table, figure, series, pairs, table.rows[base].label)
+    return _judge(table, figure, series, pairs, _label(table, base))
 
 
 def _within_columns(table: Table, figure: Figure, reference: str, subject: str) -> str | None:
@@ -330,7 +336,7 @@ def _judge(table: Table, figure: Figure, series: Series, pairs: list, reference:
                                              series.unit)
         if smallest > limit:
             column = pair[3].header if len(pair) > 3 else series.header
-            label = table.rows[row].label
+            label = _label(table, row)
             broken.append(f"'{label}' in '{column}' ({with_unit(value.text, series.unit)} against "
                           f"{with_unit(base.text, series.unit)}: {shown})" if len(pair) > 3 else
                           f"'{label}' ({with_unit(value.text, series.unit)} against {with_unit(base.text, series.unit)}: "
@@ -351,13 +357,77 @@ def _differences(table: Table, figure: Figure) -> str | None:
     rows = _rows(table, "")
     if rows is None:
         return None
-    broken = [f"'{table.rows[row].label}' {with_unit(series.values[row].text, '%')}" for row in rows
+    broken = [f"'{_label(table, row)}' {with_unit(series.values[row].text, '%')}" for row in rows
               if series.values[row] is not None and stands_for(series.values[row]).lo > limit
               or series.values[row] is not None and -stands_for(series.values[row]).hi > limit]
     if not broken:
         return ""
     return (f"differences under {figure.text}% are claimed but {_listed(broken)} in '{series.header}' of the table at "
             f"line {table.line}")
+
+
+def _pair_readings(document: Document, sentence: Sentence, figure: Figure, clause_start: int) -> list[str]:
+    """A bound on the differences between two variants that no difference
+    column gives, read against the two variant columns of the one table
+    that the clause names both of ("OpenVINO and ONNX Runtime differ by
+    under 3 %"), or else the heading right over the sentence ("### OpenVINO
+    vs ONNX Runtime"): each row's difference relative to the larger figure,
+    the smallest its digits allow. Tables :data:`_PAIR_REACH` either side of
+    the sentence in document order are looked at; [] unless exactly one
+    names both."""
+    block = sentence.block
+    text = block.text
+    for words in (keywords(normalize(text[clause_start:_clause_end(sentence, figure.end)])),
+                  keywords(normalize(block.headings[0])) if block.headings else frozenset()):
+        found = [pair for t in _near(document, block.order) if (pair := _named_pair(t, words)) is not None]
+        if found:
+            if len(found) != 1:
+                return []
+            table, (a, b) = found[0]
+            return [_judge_pair(table, figure, a, b)]
+    return []
+
+
+def _near(document: Document, order: int) -> list[Table]:
+    """The :data:`_PAIR_REACH` tables before ``order`` and after it, in document order."""
+    tables = document.tables
+    at = bisect_left(tables, order, key=lambda t: t.order)
+    return tables[max(0, at - _PAIR_REACH):at + _PAIR_REACH]
+
+
+def _named_pair(table: Table, words: frozenset[str]) -> tuple[Table, tuple[Series, Series]] | None:
+    """(table, its two columns) when exactly two figure columns of ``table``
+    have every header word among ``words``."""
+    named = [s for s in table.series if s.keywords and s.keywords <= words and s.column not in table.label_columns
+             and s.unit not in RATIO_UNITS and not s.spans]
+    return (table, (named[0], named[1])) if len(named) == 2 else None
+
+
+def _judge_pair(table: Table, figure: Figure, a: Series, b: Series) -> str:
+    """'' when every row's two figures differ by ``figure`` % at most, else the message."""
+    limit = printed_interval(figure).hi
+    broken = []
+    for row in range(len(table.rows)):
+        x, y = a.values[row], b.values[row]
+        if x is None or y is None:
+            continue
+        ix, iy = stands_for(x), stands_for(y)
+        larger = max(ix.hi, iy.hi)
+        gap = max(0.0, ix.lo - iy.hi, iy.lo - ix.hi)
+        if larger > 0 and 100.0 * gap / larger > limit:
+            broken.append(f"'{_label(table, row)}' ({x.text} against {y.text}: "
+                          f"{100.0 * abs(x.value - y.value) / max(x.value, y.value):.1f}%)")
+    if not broken:
+        return ""
+    return (f"differences under {figure.text}% between '{a.header}' and '{b.header}' are claimed but {_listed(broken)} "
+            f"in the table at line {table.line}")
+
+
+def _label(table: Table, row: int) -> str:
+    """Row ``row``'s cell of the table's first label column ("P95 latency", not "P95 latency / winner")."""
+    if table.label_columns:
+        return table.rows[row].cells[table.label_columns[0]]
+    return table.rows[row].label
 
 
 def _listed(items: list[str]) -> str:

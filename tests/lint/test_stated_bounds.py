@@ -156,3 +156,42 @@ def test_rows_named_by_the_clause_are_the_ones_read():
     assert _sg101(ROWS.format(sentence="Bf16 and int8 are within 3% of fp16.")) == [
         (10, "'within 3% of fp16' is claimed for every row but 'int8' (12.62 ms against 12.10 ms: 4.3%) in the table "
              "at line 3")]
+
+
+# a benchmark page: the comparison table in one section, the verdict under a heading naming the two runtimes
+PAIRED = """# Runtime comparison
+
+## Measurements
+
+| Metric | Runtime A | Runtime B | Faster |
+|---|---|---|---|
+| Mean latency | 6.210 ms | 6.305 ms | Runtime A |
+| p95 latency | 8.40 ms | 9.65 ms | Runtime A |
+| Throughput | 161.0 req/s | 158.6 req/s | Runtime A |
+
+## Runtime A vs Runtime B
+
+{sentence}
+"""
+
+
+def test_difference_bound_between_two_columns_the_heading_names_is_reported():
+    # p95: 9.65 - 8.40 = 1.25 ms, over 9.65: 13.0 %; mean 1.5 %, throughput 1.5 %
+    assert _sg101(PAIRED.format(sentence="- **Close results**: differences are small (< 3%).")) == [
+        (13, "differences under 3% between 'Runtime A' and 'Runtime B' are claimed but 'p95 latency' (8.40 against 9.65: "
+             "13.0%) in the table at line 5")]
+
+
+@pytest.mark.parametrize("sentence", [
+    "- **Close results**: differences are small (< 14%).",
+    "- **Close results**: differences are small, some above 3%.",
+    "- **Close results**: the gap exceeds 3% at p95.",  # a bound from below on one row
+])
+def test_difference_bounds_the_rows_keep_or_do_not_state_are_quiet(sentence):
+    assert _sg101(PAIRED.format(sentence=sentence)) == []
+
+
+def test_difference_bound_under_a_heading_naming_no_pair_is_quiet():
+    text = PAIRED.replace("## Runtime A vs Runtime B", "## Summary").format(
+        sentence="- **Close results**: differences are small (< 3%).")
+    assert _sg101(text) == []
