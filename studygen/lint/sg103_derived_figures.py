@@ -97,9 +97,9 @@ from typing import NamedTuple
 from ..findings import Finding
 from ..patterns import lazy_compile
 from .averages import average_findings, prose_average_findings
-from .columns import type_columns
+from .columns import columns_as_rows
 from .derived import CLOSE, FORMULAS, best_fit, derivation, fits, formulas_for, operand_pools, points_difference
-from .document import Document, Row, Series, Table
+from .document import Document, Series, Table
 from .figures import RATIO_UNITS, Figure, opening_figure, with_unit
 from .rounding import printed_interval
 from .prose_changes import change_findings, change_formulas, changes_of
@@ -173,12 +173,7 @@ def _transposed(table: Table) -> Table | None:
         return None
     if any(column != 0 for column in table.label_columns) or not any(names_derived(row.cells[0]) for row in table.rows):
         return None
-    view = Table(table.order, table.section, table.line, table.end_line,
-                 [table.headers[0]] + [row.cells[0] for row in table.rows], [], table.context)
-    view.rows = [Row(column - 1, table.line, [table.headers[column]] + [row.cells[column] for row in table.rows], view)
-                 for column in range(1, len(table.headers))]
-    type_columns(view)
-    return view
+    return columns_as_rows(table)
 
 
 def _table_findings(document: Document, table: Table, original: Table | None = None) -> list[Finding]:

@@ -45,8 +45,8 @@ import re
 from bisect import bisect_left
 
 from ..patterns import lazy_compile
-from .columns import type_columns
-from .document import Document, Row, Sentence, Series, Table
+from .columns import columns_as_rows
+from .document import Document, Sentence, Series, Table
 from .figures import Figure, with_unit
 from .prose_rows import HEDGE_WINDOW, HEDGED_BEFORE_RE, SUM_RE
 from .rounding import Interval, consistent, stands_for
@@ -118,11 +118,7 @@ def _columns_as_rows(table: Table) -> Table | None:
         return None
     if any(_JOINED_LABEL_RE.search(header) for header in table.headers[1:]):
         return None
-    view = Table(table.order, table.section, table.line, table.end_line,
-                 [table.headers[0]] + [row.cells[0] for row in table.rows], [], table.context)
-    view.rows = [Row(column - 1, table.line, [table.headers[column]] + [row.cells[column] for row in table.rows], view)
-                 for column in range(1, len(table.headers))]
-    type_columns(view)
+    view = columns_as_rows(table)
     return view if view.label_columns == [0] and view.series else None
 
 
