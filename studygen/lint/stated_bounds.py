@@ -307,7 +307,7 @@ def _within_columns(table: Table, figure: Figure, reference: str, subject: str) 
     others = chosen or others
     if not others or len(table.label_columns) > 1:
         return None
-    rows = _rows(table, "")
+    rows = _rows(table, subject)  # "at batch 1, int8 is within 2% of fp16": that row only
     if rows is None:
         return None
     pairs = [(row, s.values[row], base.values[row], s) for s in others for row in rows]
