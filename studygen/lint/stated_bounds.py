@@ -17,7 +17,10 @@ in it softens the claim:
   target ("must", "should", "target", "budget", "SLO"), a hedge ("about",
   "roughly", "typically") or a denial leave it unread, as do a verb right
   after the figure ("all runs over 10 ms were repeated": the bound picks
-  rows out) and a comparison after it ("0.4 ms above fp16", "than");
+  rows out), a comparison after it ("0.4 ms above fp16", "than") and words
+  after it, or after the reference's name, that may set a setting apart
+  ("at batch 1", "with one request in flight": :data:`_UNRESTRICTED_RE`
+  lets only "per step", "on every GPU" and the like follow);
 - the clause is read :data:`_SUBJECT_REACH` characters back from the bound
   and :data:`_AFTER_REACH` on from its figure, so that a paragraph of
   thousands of figures costs a bounded amount per figure;
@@ -33,7 +36,8 @@ one of them must give a reading):
 
 - an absolute bound: the one column of the figure's unit (the clause's
   header words choose among several; columns that differ only in their
-  variant words, ``fp16 (ms)`` and ``bf16 (ms)``, are read together), every
+  variant words, ``fp16 (ms)`` and ``bf16 (ms)``, are read together; not
+  ``Batch 1 (ms)`` and ``Batch 8 (ms)``, told apart by a number), every
   row but a total, mean or baseline row, or the rows the clause names;
 - "within N of X": X a row label (variants as rows: every other row of the
   one measured column) or a column's variant words (variants as columns:
@@ -77,6 +81,7 @@ _SOFTENED_RE = lazy_compile(
     r"roughly|about|around|approximately|some|must|should|shall|need|needs|required?|target(?:s|ed)?|goals?|budgets?|"
     r"slos?|slas?|limits?|thresholds?|caps?|aim(?:s|ed)?|expect(?:s|ed)?|would|could|can|may|might|if|unless|except|excluding|but|other\s+than|apart|"
     r"aside|besides)\b|~|≈", re.IGNORECASE)
+_UNIVERSAL_WORDS = frozenset({"all", "every", "each", "always", "any"})
 _ALL_BUT_RE = lazy_compile(r"\ball\s+but\b", re.IGNORECASE)
 _DIFFERENCE_SUBJECT_RE = lazy_compile(r"\b(?:differences?|gaps?|deltas?|deviations?|discrepanc(?:y|ies))\b", re.IGNORECASE)
 # the nouns that name every row of a table, not a subset of them ("all runs", not "all quantized models")
@@ -91,6 +96,10 @@ _SUBJECT_NOUNS = frozenset({
 _SKIPPED_BEFORE_NOUN = frozenset({"the", "of", "our", "these", "those", "its", "their", "three", "four", "five", "six"})
 # rows that are not one of the measured variants: a total, a summary or the reference itself
 _SUMMARY_LABELS = frozenset({"total", "all", "sum", "overall", "average", "mean", "geomean", "baseline", "reference"})
+# what may follow a bound's figure in its clause and leave it about every row: "per step", "on every GPU"
+_UNRESTRICTED_RE = lazy_compile(
+    r"\s*(?:(?:per|a|each)\s+[\w-]+|(?:on|in|at|for|across|over)\s+(?:all|every|each|any)\b[^.]*|in\s+total|each|"
+    r"throughout|everywhere|across\s+the\s+board)?\s*[.!?)*_]*\s*", re.IGNORECASE)
 # a verb after the bound's figure: the bound qualified the subject ("all runs under 10 ms were dropped")
 _MODIFIER_AFTER_RE = lazy_compile(
     r"\s*(?:[a-z/-]+\s+){0,3}?(?:are|were|is|was|be|been|being|have|had|has|get|got|fail(?:ed|s)?|count(?:ed|s)?|"
@@ -192,6 +201,8 @@ def _reading(table: Table, sentence: Sentence, figure: Figure, bound: re.Match, 
         return None  # "all runs over 10 ms were discarded": the bound picks runs out, it claims nothing of them
     if re.search(r"\bthan\b", after) or (table.label_columns and not relative and label_mentions(table, after)):
         return None  # "0.5 ms above fp16", "under 12 ms than before": a comparison, not a bound on the rows
+    if not relative and not _UNRESTRICTED_RE.fullmatch(after):
+        return None  # "under 10 ms at batch 1", "with one request in flight": a setting lint may not read
     if kind == "named" and not (table.label_columns and label_mentions(table, text[clause_start:figure.start])):
         return None  # no universal word: a claim about the rows its subject names, or none
     if relative:
@@ -211,6 +222,11 @@ def _candidates(table: Table, figure: Figure, clause: str) -> list[Series] | Non
     if not series:
         return None
     if len(series) > 1 and (len({s.measure for s in series}) != 1 or any(s.stat for s in series)):
+        return None
+    # columns read together are variants, each named by words of its own ("fp16", "bf16"); columns told apart
+    # by a number alone ("Batch 1 (ms)", "Batch 8 (ms)") are settings a clause may pick in words lint cannot read
+    variants = [s.keywords - s.measure for s in series]
+    if len(series) > 1 and (not all(variants) or len(set(variants)) != len(variants)):
         return None
     return series
 
@@ -275,6 +291,8 @@ def _within_rows(table: Table, figure: Figure, reference: str, subject: str, cla
     if not mentions or mentions[0][0] > 1 or len(mentions[0][2]) != 1:
         return None
     base = mentions[0][2][0]
+    if not _UNRESTRICTED_RE.fullmatch(reference[mentions[0][1]:]):
+        return None  # "within 3% of fp16 at batch 8": a setting lint may not read
     measured = [s for s in table.series if s.column not in table.label_columns and s.unit and s.unit not in RATIO_UNITS
                 and not s.spans and not ratio_header(s.header)]
     if figure.unit != "%":
@@ -300,6 +318,8 @@ def _within_columns(table: Table, figure: Figure, reference: str, subject: str) 
     if len(named) != 1 or (figure.unit != "%" and named[0].unit != figure.unit):
         return None
     base = named[0]
+    if words - base.keywords - _UNIVERSAL_WORDS:
+        return None  # "within 2% of fp16 at batch 8": words beside the reference's name may set rows apart
     others = [s for s in table.series if s is not base and s.unit == base.unit and s.measure == base.measure
               and s.stat == base.stat and not s.spans and not (s.keywords & DIFFERENCE_WORDS)]
     subject_words = keywords(normalize(subject))

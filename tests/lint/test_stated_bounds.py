@@ -52,6 +52,19 @@ GAINS = """# Runtime comparison
 """
 
 
+# columns told apart by a setting's number, not a variant's name
+BATCHES = """# Latency by batch
+
+| Model | Batch 1 (ms) | Batch 8 (ms) |
+|---|---:|---:|
+| small | 3.1 | 9.8 |
+| base | 6.0 | 19.5 |
+| large | 9.2 | 31.0 |
+
+{sentence}
+"""
+
+
 def _sg101(text: str) -> list[tuple[int, str]]:
     return [(f.line, f.message) for f in lint_text(text, "x.md") if f.code == "SG101"]
 
@@ -117,6 +130,11 @@ def test_bound_every_row_keeps_is_quiet(text):
     ROWS.format(sentence="Every precision is within 3% of each other."),  # no row or column is the reference
     COLUMNS.format(sentence="Int8 stays under 10 ms."),  # a column, and no universal word: unread
     COLUMNS.format(sentence="At batch 1, int8 is within 2% of fp16."),  # that row only: 3.95 against 4.02 ms, 1.7%
+    COLUMNS.format(sentence="Every variant stays under 10 ms with one request in flight."),  # a setting unread
+    COLUMNS.format(sentence="Every variant stays within 2% of fp16 with one request in flight."),
+    ROWS.format(sentence="Every precision is within 3% of fp16 at the smallest batch."),
+    BATCHES.format(sentence="Every model finishes under 10 ms at batch 1."),  # 'Batch 1 (ms)' is the column meant
+    BATCHES.format(sentence="Each model stays under 10 ms with one request in flight."),
 ])
 def test_what_is_not_a_bound_on_every_row_is_quiet(text):
     assert _sg101(text) == []
@@ -132,6 +150,11 @@ SPEEDUPS = """# Compiled against eager
 
 {sentence}
 """
+
+
+def test_bound_with_a_universal_scope_after_it_is_read():
+    assert _sg101(ROWS.format(sentence="All precisions stay under 12.5 ms on every run.")) == [
+        (10, "'under 12.5 ms' is claimed for every row but 'int8' 12.62 ms in 'Latency (ms)' of the table at line 3")]
 
 
 def test_bound_on_a_ratio_column_is_reported():
