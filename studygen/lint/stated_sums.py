@@ -26,7 +26,7 @@ gemm |``: its columns read as rows). The reading is narrow:
   30 %" states a change, not a sum;
 - the column read is the one of the figure's unit (a time, a size, or a
   ``%`` share column: every figure at least 0, the rows summing to 100 at
-  most), chosen among several by the clause's header words; neither a
+  most, its header naming a share or its rows summing to 100), chosen among several by the clause's header words; neither a
   ratio column nor a difference ("saving", "delta") nor a throughput;
 - a time or size figure must lie above every named row's (a sum of parts
   exceeds each part): "fusion and graphs together reach 1.2 ms" states a
@@ -236,15 +236,27 @@ def _column(table: Table, figure: Figure, clause: str) -> Series | None:
 
 def _share_column(series: Series) -> bool:
     """True when ``series`` reads as shares of one whole: every figure at
-    least 0, and those of the rows other than a total row summing to 100 at
-    most (to their printed digits)."""
+    least 0, those of the rows other than a total row summing to 100 at most
+    (to their printed digits), and either its header names a share ("Share",
+    "% of total", "Time (%)", a bare "%") or its rows sum to 100: a column of
+    utilisation or accuracy percentages ("SM util (%)") may sum below 100 by
+    chance, and its rows do not add."""
     values = [v for v in series.values if v is not None]
     if len(values) < 2 or any(v.value < 0 for v in values):
         return False
     largest = max(values, key=lambda v: v.value)
     # a total row (100 %) is the sum of the others, not a share beside them
     rest = [v for v in values if v is not largest] if largest.value >= 99.5 else values
-    return sum(stands_for(v).lo for v in rest) <= 100.0
+    low, high = sum(stands_for(v).lo for v in rest), sum(stands_for(v).hi for v in rest)
+    if low > 100.0:
+        return False
+    return bool(_SHARE_HEADER_RE.fullmatch(series.header.strip())) or high >= 100.0
+
+
+# a header naming a share of a whole: "Share", "% of total", "Time %", "Kernel time (%)", "GPU time share", "%"
+_SHARE_HEADER_RE = lazy_compile(
+    r"(?:[\w ]*\b(?:share|fraction|portion|proportion|breakdown|of\s+total|of\s+time)\b.*|(?:[\w ]*\btime\b\s*)?"
+    r"\(?\s*%\s*\)?(?:\s+of\s+[\w ]+)?)", re.IGNORECASE)
 
 
 __all__ = ["sum_findings", "HINT"]

@@ -183,3 +183,30 @@ def test_rows_named_by_a_count_and_a_shared_word_are_summed():
 ])
 def test_counted_rows_the_table_gives_or_cannot_name_are_quiet(sentence):
     assert _sg103(GROUPS.format(sentence=sentence)) == []
+
+
+def test_percent_columns_that_do_not_add_are_not_summed():
+    # utilisation of each kernel: 41 + 33 = 74, but no whole is shared between them; the rows sum to 93
+    table = """| Kernel | SM util (%) |
+|---|---:|
+| conv | 41.0 |
+| matmul | 33.0 |
+| softmax | 19.0 |
+
+Conv and matmul together reach 80%.
+"""
+    assert _sg103(table) == []
+
+
+@pytest.mark.parametrize("header", ["Share", "% of total", "Time (%)", "Kernel time (%)", "GPU time share", "%"])
+def test_share_headers_are_summed(header):
+    table = f"""| Kernel | {header} |
+|---|---:|
+| conv | 41.0% |
+| matmul | 33.0% |
+| softmax | 19.0% |
+
+Conv and matmul together are 80%.
+"""
+    assert [message.split(" in the table")[0] for _, message in _sg103(table)] == [
+        f"80% is not the sum of the 'conv', 'matmul' rows of '{header}'"]
