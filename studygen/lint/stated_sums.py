@@ -21,8 +21,8 @@ gemm |``: its columns read as rows). The reading is narrow:
 - the clause's one figure from the last name to the clause's end (the next
   ``, ; : ( )`` after the word of summing, or the sentence end) is the
   stated sum: not hedged ("about", "over", "under"), not a range's end, and
-  no word of change or comparison ("cut", "faster", "than", "by") between
-  the names and the clause's end, since "A and B together cut latency by
+  no word of change, comparison or difference ("cut", "faster", "than",
+  "by", "gap") between the names and the clause's end, since "A and B together cut latency by
   30 %" states a change, not a sum;
 - the column read is the one of the figure's unit (a time, a size, or a
   ``%`` share column: every figure at least 0, the rows summing to 100 at
@@ -65,6 +65,7 @@ _GROUP_RE = lazy_compile(r"\b(both|two|three|four|five)\s+(?:of\s+the\s+)?([a-z]
 # a bound on the sum, not the sum ("together fewer than 10%", "within 5 ms"), beyond the hedges prose_rows knows
 _BOUNDED_RE = lazy_compile(r"(?:\b(?:fewer|lower|greater|higher|smaller|larger)\s+than|\bwithin|\bexceed\w*|≤|≥)\s*$",
                            re.IGNORECASE)
+_APART_RE = lazy_compile(r"\b(?:gaps?|differ\w*|deltas?|spread|margins?|distance|apart|ratio)\b", re.IGNORECASE)
 _SIZE_UNITS = frozenset({"MiB", "GiB", "KiB", "MB", "GB", "KB"})
 _ADDITIVE_UNITS = DURATION_UNITS | _SIZE_UNITS
 _MAX_TAIL_WORDS = 4  # "Conv and GEMM kernels together", "prefill and decode steps take ... combined"
@@ -136,8 +137,9 @@ def _reading(table: Table, sentence: Sentence, mark_start: int, mark_end: int) -
     limit = min(sentence.end, mark_end + _LIST_REACH)  # the figure stands a few words after the word of summing
     closing = _CLAUSE_ENDS_RE.search(text, mark_end, limit)
     clause_end = closing.start() if closing else limit
-    # the word of summing itself ("add up to") is no change
-    if CHANGE_RE.search(text, last_name, mark_start) or CHANGE_RE.search(text, mark_end, clause_end):
+    # the word of summing itself ("add up to") is no change; "a 3% gap between them" states a difference
+    if CHANGE_RE.search(text, last_name, mark_start) or CHANGE_RE.search(text, mark_end, clause_end) or \
+            _APART_RE.search(text, last_name, clause_end):
         return None
     tokens = sentence.tokens
     first = bisect_left(tokens, last_name, key=lambda t: t.start)

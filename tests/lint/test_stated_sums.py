@@ -133,6 +133,8 @@ def test_sum_the_rows_give_is_quiet(text):
     MEMORY.format(sentence="Weights and activations together take fewer than 9 GB."),
     SHARES.format(sentence="Softmax and layernorm together stay within 5 ms."),
     SHARES.format(sentence="Conv and matmul run together in 5 streams."),  # no unit the column holds
+    SHARES.format(sentence="Conv and matmul show a 9% gap between them."),  # a difference, not a sum
+    SHARES.format(sentence="Conv and matmul differ by 9% between them."),
 ])
 def test_what_is_not_a_stated_sum_is_quiet(text):
     assert _sg103(text) == []
