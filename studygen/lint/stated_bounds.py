@@ -195,7 +195,7 @@ def _reading(table: Table, sentence: Sentence, figure: Figure, bound: re.Match, 
     upper = bound.group("upper") is not None
     relative = bound.group("upper") and bound.group("upper").lower() == "within" and _OF_RE.match(text, figure.end)
     if kind == "differences":
-        return _differences(table, figure)
+        return _differences(table, figure, text[clause_start:_clause_end(sentence, figure.end)])
     after = text[figure.end:_clause_end(sentence, figure.end)]
     if _MODIFIER_AFTER_RE.match(after):
         return None  # "all runs over 10 ms were discarded": the bound picks runs out, it claims nothing of them
@@ -367,12 +367,18 @@ def _judge(table: Table, figure: Figure, series: Series, pairs: list, reference:
             f"claimed for every row but {_listed(broken)} in the table at line {table.line}")
 
 
-def _differences(table: Table, figure: Figure) -> str | None:
-    """A bound on differences against the table's one difference column in %."""
+def _differences(table: Table, figure: Figure, clause: str) -> str | None:
+    """A bound on differences against the table's one difference column in
+    %; None when the clause names a variant column its header does not
+    ("between fp16 and int8" beside 'Diff vs bf16 (%)')."""
     columns = [s for s in table.series if s.unit == "%" and s.keywords & DIFFERENCE_WORDS and not s.spans]
     if len(columns) != 1:
         return None
     series = columns[0]
+    # a column's variant words; all its words where lint takes them all for the quantity ("onnx (ms)")
+    variant_words = set().union(*((s.keywords - s.measure) or s.keywords for s in table.series if s is not series))
+    if (keywords(normalize(clause)) & variant_words) - series.keywords:
+        return None
     limit = printed_interval(figure).hi
     rows = _rows(table, "")
     if rows is None:
