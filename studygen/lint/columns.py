@@ -33,7 +33,7 @@ from functools import lru_cache
 from itertools import chain
 
 from ..patterns import lazy_compile
-from .document import Document, Series, Table, is_empty_cell
+from .document import Document, Row, Series, Table, is_empty_cell
 from .label_headers import LONG_LABEL_HEADER_RE, is_label_header, is_text_header, names_a_quantity
 from .figures import RATIO_UNITS, UNITS, Figure, is_count_share, statistics_in, tokenize
 from .restriction import is_single_token, names_scope
@@ -575,3 +575,15 @@ def add_label_vocabulary(document: Document) -> None:
         for part in label_tokens(series.varying) if series.varying and not series.varying.startswith("#")
     )
     document.numeric_header_words = frozenset(numeric_words)
+
+
+def columns_as_rows(table: Table) -> Table:
+    """``table`` read the other way round, typed anew: row ``j`` of the view
+    is column ``j + 1`` of ``table`` (its first cell the header), the view's
+    headers the first column's cells; lines are the table's."""
+    view = Table(table.order, table.section, table.line, table.end_line,
+                 [table.headers[0]] + [row.cells[0] for row in table.rows], [], table.context)
+    view.rows = [Row(column - 1, table.line, [table.headers[column]] + [row.cells[column] for row in table.rows], view)
+                 for column in range(1, len(table.headers))]
+    type_columns(view)
+    return view

@@ -85,6 +85,11 @@ HEDGED_BEFORE_RE = lazy_compile(
     r"\bnot|\bno|\bnever|\bif|\bwould|\bcould|\bexpect(?:ed)?|\btarget)\s*$",
     re.IGNORECASE,
 )
+# a word of summing: "A and B together are 40%" states the two rows' sum, not a change from one to the other
+# (:mod:`studygen.lint.stated_sums` reads it)
+SUM_RE = lazy_compile(
+    r"\b(?:together|combined|between\s+them|in\s+total|jointly|add(?:s|ed)?\s+up\s+to|sum(?:s|med)?\s+to)\b",
+    re.IGNORECASE)
 HEDGED_AFTER_RE = lazy_compile(r"^\s*(?:\+|or\s+(?:more|so|less)|at\s+(?:most|best|least))", re.IGNORECASE)
 HEDGE_WINDOW = 16
 _CLAUSE_BREAKS = ",;()"
@@ -302,7 +307,7 @@ def row_ratio_findings(document: Document) -> list[tuple[int, str, str]]:
                 if within > (start <= figure.start < operands_end):
                     continue  # other figures: the clause states its operands (the pair check's to read)
                 if HEDGED_BEFORE_RE.search(text, max(start, figure.start - HEDGE_WINDOW), figure.start) or \
-                        HEDGED_AFTER_RE.match(text[figure.end:end]):
+                        HEDGED_AFTER_RE.match(text[figure.end:end]) or SUM_RE.search(text, start, end):
                     continue
                 if tables is None:
                     tables = _tables(document, sentence, start, end)
@@ -375,4 +380,4 @@ def _finding(sentence: Sentence, figure: Figure, reading: _Reading) -> tuple[int
     )
 
 
-__all__ = ["HEDGED_AFTER_RE", "HEDGED_BEFORE_RE", "HEDGE_WINDOW", "figure_clause", "row_ratio_findings"]
+__all__ = ["HEDGED_AFTER_RE", "HEDGED_BEFORE_RE", "HEDGE_WINDOW", "SUM_RE", "figure_clause", "row_ratio_findings"]

@@ -50,6 +50,9 @@ sentence is tied to it: a shared word, a range of ratios worded as a speed
 comparison ("1.9x - 3.7x faster") over a column headed as a speedup, or the
 quantity of a table whose variant columns split its rows (:func:`.variant_ranges.far_unions`).
 
+**Bounds claimed for every row** ("all runs finish under 10 ms", "every
+variant is within 3% of fp16"): :mod:`studygen.lint.stated_bounds`.
+
 **Single-figure claims** ("3x faster", "up to 3x faster", "70% less memory")
 are read against every column of the document that states the same thing
 (:mod:`studygen.lint.claims`); the finding names that scope
@@ -78,6 +81,7 @@ from .range_width import loose_range
 from .restriction import sweep_end_rows
 from .rounding import covers, hedged_range
 from .series_index import SectionSeries
+from .stated_bounds import bound_findings
 from .text import ratio_header, reference_opening
 from .variant_pairs import kind_of_words
 from .variant_ranges import across_variants, far_unions, names_only_its_column
@@ -224,6 +228,8 @@ def check(document: Document) -> list[Finding]:
                 if scope is not None:
                     line, message, hint = claim_finding(sentence, claim, scope)
                     findings.append(Finding(CODE, message, document.path, line, hint=hint))
+    # a bound claimed for every row ("all runs finish under 10 ms"): a range with one end
+    findings.extend(Finding(CODE, message, document.path, line, hint=hint) for line, message, hint in bound_findings(document))
     return findings
 
 

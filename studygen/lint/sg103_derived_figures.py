@@ -97,9 +97,9 @@ from typing import NamedTuple
 from ..findings import Finding
 from ..patterns import lazy_compile
 from .averages import average_findings, prose_average_findings
-from .columns import type_columns
+from .columns import columns_as_rows
 from .derived import CLOSE, FORMULAS, best_fit, derivation, fits, formulas_for, operand_pools, points_difference
-from .document import Document, Row, Series, Table
+from .document import Document, Series, Table
 from .figures import RATIO_UNITS, Figure, opening_figure, with_unit
 from .rounding import printed_interval
 from .prose_changes import change_findings, change_formulas, changes_of
@@ -110,6 +110,7 @@ from .operand_pairs import compared_pairs, share_pairs
 from .prose_rows import figure_clause, row_ratio_findings
 from .prose_tables import ratio_findings, share_findings
 from .total_shares import total_share_findings
+from .stated_sums import sum_findings
 from .section_rows import names_derived, section_views
 from .text import DIFFERENCE_WORDS, label_tokens, normalize, ratio_header
 from .ratio_direction import goes_against, sign_unsettles_word, signed_by_word, wanted_sign, written_direction
@@ -146,7 +147,7 @@ def check(document: Document) -> list[Finding]:
     comparisons = comparison_findings(document, recomputed)
     prose = [*share_findings(document), *ratio_findings(document, recomputed, printed_units), *row_ratio_findings(document),
              *change_findings(document, recomputed), *comparisons, *prose_average_findings(document),
-              *total_share_findings(document)]
+              *total_share_findings(document), *sum_findings(document)]
     # a figure between two things a one-table reader has already found wanting is not reported twice; by line
     # and figure, as every message opens with its figure: a generated README prints a study file's paragraph
     # on one line, and a finding about another sentence of it hid a wrong ratio (a new user's trial)
@@ -172,12 +173,7 @@ def _transposed(table: Table) -> Table | None:
         return None
     if any(column != 0 for column in table.label_columns) or not any(names_derived(row.cells[0]) for row in table.rows):
         return None
-    view = Table(table.order, table.section, table.line, table.end_line,
-                 [table.headers[0]] + [row.cells[0] for row in table.rows], [], table.context)
-    view.rows = [Row(column - 1, table.line, [table.headers[column]] + [row.cells[column] for row in table.rows], view)
-                 for column in range(1, len(table.headers))]
-    type_columns(view)
-    return view
+    return columns_as_rows(table)
 
 
 def _table_findings(document: Document, table: Table, original: Table | None = None) -> list[Finding]:

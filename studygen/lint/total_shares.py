@@ -49,7 +49,7 @@ from .text import CLAUSE_REACH, label_tokens, normalize, stem
 # "of the kernel time", "of all GPU time", "of the total": the words up to the clause's end
 _SHARE_OF_RE = lazy_compile(r"\s*of\s+(?:the\s+|all\s+(?:the\s+)?)?((?:[A-Za-z][\w-]*\s*){1,4})", re.IGNORECASE)
 # a saving, a change or a comparison in the clause: the percentage is not the row's share of the total
-_CHANGE_RE = lazy_compile(
+CHANGE_RE = lazy_compile(
     r"\b(?:sav\w*|cut\w*|reduc\w*|shav\w*|remov\w*|trim\w*|drop\w*|decreas\w*|increas\w*|grow\w*|grew|rais\w*|add\w*|"
     r"improv\w*|faster|slower|speed\w*|lower\w*|higher|less|more|fewer|by|than|vs|versus|over|relative|compared|gain\w*|"
     r"los[est]\w*|shrink\w*|shrank)\b", re.IGNORECASE)
@@ -92,7 +92,7 @@ def _shares(sentence: Sentence):
             continue
         reach = max(sentence.start, figure.start - CLAUSE_REACH)  # a clause of a thousand characters at most
         clause_start = max([text.rfind(c, reach, figure.start) for c in _CLAUSE_BREAKS] + [reach - 1]) + 1
-        if _CHANGE_RE.search(text, clause_start, figure.start):
+        if CHANGE_RE.search(text, clause_start, figure.start):
             continue
         yield figure, clause_start, tuple(label_tokens(normalize(match.group(1))))
 
@@ -171,4 +171,4 @@ def _total_row(table: Table) -> int | None:
     return table.pair_cache[key]
 
 
-__all__ = ["total_share_findings", "HINT"]
+__all__ = ["total_share_findings", "CHANGE_RE", "HINT"]
