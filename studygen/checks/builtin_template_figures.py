@@ -13,7 +13,7 @@ gives them only for that text and under the Jinja version in
 JINJA2_VERSION = '3.1.6'
 FIGURES = {
     'generic.md.j2': (
-        '1483768ffd8c5c58a2d5414f75f5a34381a9c16d248d02eec2467a5342c0a27b',
+        'e1607771c650341de5337313a30be2598c42e6f04eebfd6c97f399cc1166d5b2',
         (),
         (),
     ),

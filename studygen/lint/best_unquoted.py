@@ -113,7 +113,6 @@ _LEAD_INS = frozenset({"conclusion", "conclusions", "summary", "result", "result
                        "verdict", "finding", "findings", "observation", "observations", "overall", "key", "main",
                        "short", "in", "tl", "dr", "bottom", "line"})
 _NUMBER_RE = lazy_compile(r"^[\d.,]+$")
-# a row that sums or pools the others: never a rival
 # a row (or column) that sums, pools or bounds the others, never a rival: "Total", "other kernels", "mean",
 # "ideal", "roofline", "theoretical peak", "spec limit"
 _POOLED_WORDS = frozenset({"total", "totals", "sum", "all", "overall", "other", "others", "rest", "misc", "remaining",
