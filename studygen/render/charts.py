@@ -541,16 +541,10 @@ def kernel_chart(study) -> Chart:
         inputs = [[label, sorted(timed.items())] for label, timed in bars]
         return Chart(Kind.KERNEL_TIME, path, alt, inputs_sha256=inputs_digest(Kind.KERNEL_TIME, inputs),
                      draw=functools.partial(draw_kernel_times, bars, groups))
-    shares = [(label, {group: 100 * ms / total if total > 0 else 0.0 for group, ms in timed.items()})
-              for (label, timed), total in zip(bars, totals)]
-    printed = [f"{three_digits(total)} ms" for total in totals]
     alt = (f"Kernel time per group as a percentage of each run's total, stacked per variant, for {runs} whose "
            f"totals ({three_digits(min(totals))} to {three_digits(max(totals))} ms, printed above the bars) differ "
            f"more than {format_number(SPAN_LIMIT, 0)}-fold; groups: {', '.join(groups)}")
-    inputs = {"shares": [[label, sorted(part.items())] for label, part in shares], "totals": printed}
-    return Chart(Kind.KERNEL_TIME, path, alt,
-                 inputs_sha256=inputs_digest(Kind.KERNEL_TIME, inputs, DRAWING_MODULES + ("share_bars.py",)),
-                 draw=functools.partial(draw_kernel_shares, shares, groups, printed))
+    return _share_chart(path, bars, groups, totals, [f"{three_digits(total)} ms" for total in totals], alt)
 
 
 # what a bar's total is, under it in a share chart of runs whose figures span different things
@@ -562,12 +556,19 @@ def _mixed_span_chart(path, bars, groups, totals, spans, runs) -> Chart:
     (``spans``: :func:`~studygen.records.profile_spread.kernel_span` per bar):
     each group's share of its own run's total, the total and what it spans
     printed above each bar, the spans named in the alt text."""
-    shares = [(label, {group: 100 * ms / total if total > 0 else 0.0 for group, ms in timed.items()})
-              for (label, timed), total in zip(bars, totals)]
     printed = [f"{three_digits(total)} ms\n{SPAN_WORDS[span]}" for total, span in zip(totals, spans)]
     alt = (f"Kernel time per group as a percentage of each run's total, stacked per variant, for {runs} whose "
            f"figures span different things ({'; '.join(dict.fromkeys(spans))}), so no bar is set on another's ms "
            f"scale; each total and what it spans is printed above its bar; groups: {', '.join(groups)}")
+    return _share_chart(path, bars, groups, totals, printed, alt)
+
+
+def _share_chart(path, bars, groups, totals, printed: list[str], alt: str) -> Chart:
+    """The kernel-time chart of ``bars`` (label, {group: ms}) drawn as each
+    group's share (%) of its bar's total (``totals``, ms), ``printed`` above
+    each bar (:mod:`.share_bars`), with ``alt`` as its text."""
+    shares = [(label, {group: 100 * ms / total if total > 0 else 0.0 for group, ms in timed.items()})
+              for (label, timed), total in zip(bars, totals)]
     inputs = {"shares": [[label, sorted(part.items())] for label, part in shares], "totals": printed}
     return Chart(Kind.KERNEL_TIME, path, alt,
                  inputs_sha256=inputs_digest(Kind.KERNEL_TIME, inputs, DRAWING_MODULES + ("share_bars.py",)),

@@ -4,11 +4,12 @@ of. Documents and figures of our own."""
 
 from __future__ import annotations
 
-import sys
 
 import pytest
 
 from studygen.lint import lint_text
+
+from .own_calls import own_calls
 
 # three serving engines, one label column: "mx" is the fastest on both quantities, "qr" the slowest
 ENGINES = """\
@@ -220,28 +221,11 @@ def _claims_over_a_long_table(count: int) -> str:
     return "| kernel | time (ms) |\n|---|---:|\n" + rows + "\n" + body + "\n"
 
 
-def _own_calls(text: str) -> int:
-    """Calls of studygen's own functions while linting ``text``."""
-    counted = [0]
-
-    def hook(frame, event, arg):
-        if event == "call" and "studygen" in frame.f_code.co_filename:
-            counted[0] += 1
-
-    lint_text(text[:200], "warm.md")
-    sys.setprofile(hook)
-    try:
-        lint_text(text, "scaling.md")
-    finally:
-        sys.setprofile(None)
-    return counted[0]
-
-
 def test_many_claims_over_a_long_table_stay_linear():
     # each claim ranks its kernel against the table's leaders, read once, not against every row
     findings = [f for f in lint_text(_claims_over_a_long_table(40), "t.md") if f.code == "SG107"]
     assert len(findings) == 19  # every claim but k0's
-    assert _own_calls(_claims_over_a_long_table(800)) / _own_calls(_claims_over_a_long_table(400)) < 2.5
+    assert own_calls(_claims_over_a_long_table(800)) / own_calls(_claims_over_a_long_table(400)) < 2.5
 
 
 @pytest.mark.parametrize("sentence", [
@@ -359,7 +343,7 @@ def _sections_each_with_a_claim(count: int) -> str:
 def test_many_tables_each_with_a_claim_stay_linear():
     # each claim reads its 64 nearest tables, found by bisection (sorting every table for each claim grew 2.7x)
     assert len([f for f in lint_text(_sections_each_with_a_claim(100), "t.md") if f.code == "SG107"]) == 100
-    assert _own_calls(_sections_each_with_a_claim(800)) / _own_calls(_sections_each_with_a_claim(400)) < 2.3
+    assert own_calls(_sections_each_with_a_claim(800)) / own_calls(_sections_each_with_a_claim(400)) < 2.3
 
 
 # engines where the fastest (q8) fails a quality bar the prose sets: claims about "the fastest that passes" are

@@ -15,6 +15,8 @@ import sys
 from studygen.lint import lint_text
 from studygen.lint.text import figure_scope
 
+from .own_calls import own_calls
+
 _TABLE = "| engine | fp16 ms | INT8 ms |\n|---|---:|---:|\n| A100 | 7.214 | 6.930 |\n| L40S | 8.015 | 7.441 |\n"
 
 
@@ -178,28 +180,10 @@ def _places_in_one_sentence(count: int, ratio: str) -> str:
     return "# Places\n\n" + table + "\nThe L4 lags 1.19x behind: " + body + ".\n"
 
 
-def _own_calls(text: str) -> int:
-    """Calls of studygen's own functions while linting ``text`` (the regex module's compiling of each row's
-    pattern, which its cache makes depend on the tests before, left out)."""
-    counted = [0]
-
-    def hook(frame, event, arg):
-        if event == "call" and "studygen" in frame.f_code.co_filename:
-            counted[0] += 1
-
-    lint_text(text[:200], "warm.md")
-    sys.setprofile(hook)
-    try:
-        lint_text(text, "scaling.md")
-    finally:
-        sys.setprofile(None)
-    return counted[0]
-
-
 def test_rows_compared_one_after_another_is_linear():
     # each sentence names two rows of a table of ``count``: every row label was tried on every clause, and the
     # restriction of each claim read every label (3.5x the calls for 2x the rows before)
-    assert _own_calls(_rows_compared_in_turn(800)) / _own_calls(_rows_compared_in_turn(400)) < 2.5
+    assert own_calls(_rows_compared_in_turn(800)) / own_calls(_rows_compared_in_turn(400)) < 2.5
 
 
 def test_place_phrases_in_one_sentence_are_linear():
@@ -233,7 +217,7 @@ def _declared_again_and_again(count: int) -> str:
 
 def test_many_like_declarations_are_linear_and_cited_once_a_text():
     # attack round: every sentence was a declaration and was tried against every declaration (10,000 lines: 15 s)
-    small, large = _own_calls(_declared_again_and_again(150)), _own_calls(_declared_again_and_again(300))
+    small, large = own_calls(_declared_again_and_again(150)), own_calls(_declared_again_and_again(300))
     assert large / small < 2.2  # 1.98 now; 3.59 before (each sentence tried every declaration)
     findings = [f for f in lint_text(_declared_again_and_again(300), "x.md") if f.code == "SG106"]
     # one finding a text, citing its first declaration (INT8 on line 3, int8 on line 4), on the outcome's line 304
