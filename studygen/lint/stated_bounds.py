@@ -111,6 +111,7 @@ _SUBJECT_REACH = 240
 # how far after its figure a bound's clause is read: its reference or the rows it names, a few words
 _AFTER_REACH = 120
 _MAX_SHOWN = 3
+_EVERY_ROW = "bound rows"  # pair_cache key of the rows a claim about every row covers
 _PAIR_REACH = 8  # tables either side of a sentence a pair of named variants is sought in
 HINT = "state the bound the rows keep (or name the rows it holds for)"
 
@@ -240,9 +241,11 @@ def _rows(table: Table, clause: str) -> list[int] | None:
     if mentions:
         rows = sorted({row for _, _, named in mentions for row in named})
         return rows
-    column = table.label_columns[0] if table.label_columns else None
-    return [row.index for row in table.rows
-            if column is None or normalize(row.cells[column]).strip() not in _SUMMARY_LABELS]
+    if _EVERY_ROW not in table.pair_cache:  # kept: a claim costs its clause, not the table's rows
+        column = table.label_columns[0] if table.label_columns else None
+        table.pair_cache[_EVERY_ROW] = [row.index for row in table.rows if column is None
+                                        or normalize(row.cells[column]).strip() not in _SUMMARY_LABELS]
+    return table.pair_cache[_EVERY_ROW]
 
 
 def _absolute(table: Table, sentence: Sentence, figure: Figure, clause_start: int, upper: bool) -> str | None:
@@ -253,22 +256,71 @@ def _absolute(table: Table, sentence: Sentence, figure: Figure, clause_start: in
     if columns is None or rows is None:
         return None
     limit = printed_interval(figure)
-    broken = []
+    every_row = rows is table.pair_cache.get(_EVERY_ROW)
+    shown: list[int] = []
+    count = 0
     for series in columns:
-        for row in rows:
-            value = series.values[row]
-            if value is None:
-                continue
-            interval = stands_for(value)
-            if (upper and interval.lo > limit.hi) or (not upper and interval.hi < limit.lo):
-                broken.append(f"'{_label(table, row)}' {with_unit(value.text, series.unit)}"
-                              + (f" ({series.header})" if len(columns) > 1 else ""))
-    if not broken:
+        if every_row:
+            first, more = _BoundIndex.of(table, series, rows).broken(limit.hi if upper else limit.lo, upper)
+        else:
+            first = [row for row in rows if series.values[row] is not None
+                     and _breaks(stands_for(series.values[row]), limit, upper)]
+            more = len(first)
+        count += more
+        shown += [(series, row) for row in first[:_MAX_SHOWN - len(shown)]] if len(shown) < _MAX_SHOWN else []
+    if not count:
         return ""
+    broken = [f"'{_label(table, row)}' {with_unit(series.values[row].text, series.unit)}"
+              + (f" ({series.header})" if len(columns) > 1 else "") for series, row in shown]
     where = columns[0].header if len(columns) == 1 else ", ".join(f"'{s.header}'" for s in columns)
     bound_text = text[_BOUND_RE.search(text, max(sentence.start, figure.start - 24), figure.start).start():figure.end]
-    return (f"'{bound_text}' is claimed for every row but {_listed(broken)} in "
+    return (f"'{bound_text}' is claimed for every row but {_listed(broken, count)} in "
             f"{repr(where) if len(columns) == 1 else where} of the table at line {table.line}")
+
+
+def _breaks(interval, limit, upper: bool) -> bool:
+    """True when a cell's ``interval`` lies beyond the bound's printed ``limit`` on the side ``upper`` says."""
+    return interval.lo > limit.hi if upper else interval.hi < limit.lo
+
+
+class _BoundIndex:
+    """One column's cells over a table's every row (:func:`_rows`), ordered by their interval's low ends
+    (falling) and high ends (rising), so that a bound finds the cells beyond it by bisection: a document of
+    N claims over a table of M rows costs N log M, not N x M (4,000 claims over 4,000 rows took 12.8 s)."""
+
+    def __init__(self, series: Series, rows: list[int]):
+        cells = [(row, stands_for(series.values[row])) for row in rows if series.values[row] is not None]
+        self.by_lo = sorted(cells, key=lambda cell: -cell[1].lo)  # broken by an upper bound: a prefix
+        self.by_hi = sorted(cells, key=lambda cell: cell[1].hi)  # broken by a lower bound: a prefix
+        self.lo_keys = [-interval.lo for _, interval in self.by_lo]
+        self.hi_keys = [interval.hi for _, interval in self.by_hi]
+        self.first_lo = _first_rows(self.by_lo)
+        self.first_hi = _first_rows(self.by_hi)
+
+    @classmethod
+    def of(cls, table: Table, series: Series, rows: list[int]) -> _BoundIndex:
+        """The index of ``series`` over ``rows`` (the table's every row), built once per table and column."""
+        key = ("bound index", series.column, series.header)
+        if key not in table.pair_cache:
+            table.pair_cache[key] = cls(series, rows)
+        return table.pair_cache[key]
+
+    def broken(self, limit: float, upper: bool) -> tuple[list[int], int]:
+        """(the first :data:`_MAX_SHOWN` rows, in table order, whose cells lie beyond ``limit``, how many)."""
+        if upper:
+            count = bisect_left(self.lo_keys, -limit)  # lo > limit
+            return (self.first_lo[count - 1] if count else []), count
+        count = bisect_left(self.hi_keys, limit)  # hi < limit
+        return (self.first_hi[count - 1] if count else []), count
+
+
+def _first_rows(cells: list) -> list[list[int]]:
+    """For each prefix of ``cells`` ((row, interval) pairs), its :data:`_MAX_SHOWN` smallest rows in order."""
+    firsts, kept = [], []
+    for row, _ in cells:
+        kept = sorted([*kept, row])[:_MAX_SHOWN]
+        firsts.append(kept)
+    return firsts
 
 
 def _within(table: Table, sentence: Sentence, figure: Figure, clause_start: int, reference_start: int) -> str | None:
@@ -456,10 +508,10 @@ def _label(table: Table, row: int) -> str:
     return table.rows[row].label
 
 
-def _listed(items: list[str]) -> str:
-    """The first :data:`_MAX_SHOWN` of ``items`` and how many more."""
+def _listed(items: list[str], count: int | None = None) -> str:
+    """The first :data:`_MAX_SHOWN` of ``items`` and how many more (of ``count`` in all, ``len(items)`` unless given)."""
     shown = ", ".join(items[:_MAX_SHOWN])
-    more = len(items) - _MAX_SHOWN
+    more = (len(items) if count is None else count) - _MAX_SHOWN
     return shown + (f" and {more} more" if more > 0 else "")
 
 
