@@ -348,8 +348,10 @@ def _plain(sentence_text: str, table: Table, reading: _Reading) -> bool:
 
 def _beats(subject: tuple[Figure, ...], rival: tuple[Figure, ...], want: int) -> bool:
     """True when every figure of the rival's cell lies beyond every figure of the subject's, the way ``want``
-    says the subject's should lie (a range cell counts at both ends)."""
-    return bool(subject) and bool(rival) and all(goes_against(s, r, want) for s in subject for r in rival)
+    says the subject's should lie (a range cell counts at both ends). A tie is no beating: whole cells of a
+    few units are exact (:func:`~.rounding.is_exact`), and two equal exact figures reach each other's ends."""
+    return bool(subject) and bool(rival) and all(goes_against(s, r, want) and s.value != r.value
+                                                 for s in subject for r in rival)
 
 
 def _header_kept(columns: list[Series], words: set[str]) -> list[Series]:

@@ -375,3 +375,15 @@ def test_the_same_table_read_without_a_condition():
     assert _sg107("graph has the lowest perplexity.", GATED) == []  # a tie with eager as printed
     (message,) = _sg107("q8 has the lowest perplexity.", GATED)
     assert "'eager' is lower than it" in message
+
+
+def test_a_tie_of_whole_cells_is_no_rival_beating_the_subject():
+    # attack 24: 'a' and 'b' both at 2 ms (whole cells of a few units are exact, so each reached the other's end)
+    # were reported as 'b' faster than 'a', and 'a' slower than 'b'; 'c' at 3 ms still beats 'b' to the slowest
+    page = ("| Engine | Latency (ms) |\n|---|---|\n| a | 2 |\n| b | 2 |\n| c | 3 |\n\n"
+            "a is the fastest engine. b is the fastest engine. b is the slowest engine.\n")
+    messages = [f.message for f in lint_text(page, "p.md") if f.code == "SG107"]
+    assert messages == ["'b is the slowest engine' is contradicted by the table at line 1: 'c' is slower than it in "
+                        "the one comparison the table makes of the two: 'Latency (ms)': row 'b' has 2, row 'c' 3"]
+    zeros = "| Engine | Latency (ms) |\n|---|---|\n| a | 0 |\n| b | 0 |\n\na is the fastest engine.\n"
+    assert [f for f in lint_text(zeros, "z.md") if f.code == "SG107"] == []
