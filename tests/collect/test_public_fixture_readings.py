@@ -162,3 +162,17 @@ def test_a_summary_pasted_without_trtexec_prefixes_is_named_not_said_to_be_missi
     old.write_text("Host Latency\nmin: 4.1 ms (end to end 4.2 ms)\nmedian: 4.3 ms (end to end 4.4 ms)\n", encoding="utf-8")
     assert_refused(collect("trtexec", "--log", old, "--variant", "int8"), "old.md:1: its performance summary (line 1, "
                    "'Host Latency') has no trtexec line prefix")
+
+
+def test_a_run_whose_running_and_passed_lines_kept_but_prefixes_cut_names_its_summary(collect, workdir):
+    # attack 24: the same summary under its '&&&& RUNNING' and '&&&& PASSED' lines (a whole console copied
+    # through a tool that cut the prefixes) was refused as a run that "passed without a performance summary"
+    text = ("&&&& RUNNING TensorRT.trtexec [TensorRT v8601] # trtexec --loadEngine=m.plan\n"
+            "=== Performance summary ===\nThroughput: 212.4 qps\n"
+            "Latency: min = 4.61 ms, max = 4.98 ms, mean = 4.7 ms, median = 4.69 ms, percentile(99%) = 4.9 ms\n"
+            "&&&& PASSED TensorRT.trtexec [TensorRT v8601] # trtexec --loadEngine=m.plan\n")
+    path = workdir / "cut.log"
+    path.write_text(text, encoding="utf-8")
+    assert_refused(collect("trtexec", "--log", path, "--variant", "int8"),
+                   "cut.log:2: its performance summary (line 2, '=== Performance summary ===') has no trtexec line "
+                   "prefix ('[date-time] [I] ')")

@@ -226,6 +226,8 @@ def parse_log(path: Path, display: str | None = None) -> TrtexecLog:
     if not runs:
         _refuse_bare_summary(lines, display)
         raise InputError("not a trtexec console log: no '&&&& RUNNING' line and no performance summary", path=display)
+    if all(run.summary_line is None for run in runs):
+        _refuse_bare_summary(lines, display)  # '&&&& RUNNING' kept, the prefixes cut: not "no summary" either
     passed = [run for run in runs if run.status != "FAILED"]
     failed = [run for run in runs if run.status == "FAILED"]
     for run in passed:
