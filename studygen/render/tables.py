@@ -15,6 +15,7 @@ from ..errors import TemplateError
 from ..numbers import format_number
 from ..records.kinds import KERNEL_SHARE_METRIC, RESULT_KINDS, Kind, kind_words
 from ..records.keys import CPU_PREFIX
+from ..records.profile_spread import CPU_SPAN, ITERATION_SPAN, WHOLE_TRACE_SPAN
 from ..study.rows import Row
 from ..study.timing import describe, row_kernel_span, shown_rows, timing_label, timing_signature, timing_words
 from .escaping import escape_cell, escape_label
@@ -209,6 +210,9 @@ def ordered_keys(grid: dict[tuple, dict[str, TemplateRow]], jobs, index=(), sort
     return sorted(grid, key=lambda k: (min(order[row.job_id] for rows in grid[k].values() for row in rows), by_index(k)))
 
 
+KERNEL_SPANS = (ITERATION_SPAN, WHOLE_TRACE_SPAN, CPU_SPAN)  # what row_kernel_span may give
+
+
 class TableHelpers(SpanHelpers, PooledCellHelpers):
     """Grid and list tables (see the module docstring)."""
 
@@ -240,7 +244,8 @@ class TableHelpers(SpanHelpers, PooledCellHelpers):
         ``--shape`` for a figure of the row, its input stating none, reads
         ``224 x 224 (from --shape, not in the input)`` (:func:`index_cell`).
         ``span``: only the kernel times whose figures span that
-        (:meth:`kernel_time_groups`); kernel times of two spans in one table
+        (:meth:`kernel_time_groups`; a span no kernel time can have raises
+        TemplateError); kernel times of two spans in one table
         raise TemplateError (:func:`~.spans.refuse_mixed_kernel_spans`), its
         columns and ratios would set a whole trace's total beside a mean per
         step.
@@ -276,6 +281,9 @@ class TableHelpers(SpanHelpers, PooledCellHelpers):
         ``span`` (:func:`~studygen.study.timing.row_kernel_span`); as it is when ``span`` is None."""
         if span is None:
             return selected
+        if span not in KERNEL_SPANS:  # a misspelt span kept no kernel time and printed a table of headers only
+            raise TemplateError(f"span={span!r} is none of the spans a kernel time has: "
+                                + ", ".join(repr(name) for name in KERNEL_SPANS))
         return RowSet([row for row in selected.rows if row_kernel_span(row) in (None, span)], selected.filters)
 
     def _grid_line(self, index, row_key: tuple, cells: dict[str, list[TemplateRow]], variants, derived,

@@ -96,6 +96,12 @@ def test_ratios_ranges_and_tables_across_spans_are_refused(tmp_path, run_cli, mo
     only = view.table(index=("gpu", "group"), variants=("fp16",), metric="kernel_time", group="total",
                       span="a mean per profiled iteration")
     assert tables_of(only)[0][1:] == [["Tesla V100-SXM2-32GB", "total", "93.6"]]
+    # attack 24: a span no kernel time has (misspelt) kept none and printed a table of headers alone
+    with pytest.raises(TemplateError, match=r"^span='per step' is none of the spans a kernel time has: 'a mean per "
+                                            r"profiled iteration', 'a total over the whole trace', \"CPU operators"):
+        view.table(index=("gpu", "group"), variants=("fp16",), metric="kernel_time", span="per step")
+    with pytest.raises(TemplateError, match="^span='per step'"):
+        view.leaves_a_cell_empty(index=("gpu", "group"), variants=("fp16",), metric="kernel_time", span="per step")
     # the generic README splits them, each variant in the table of its span
     tables = tables_of(kernel_section(_readme(tmp_path)))
     assert [table[0][2:] for table in tables] == [["fp32 (ms over the whole trace)"], ["fp16 (ms per iteration)"]]
