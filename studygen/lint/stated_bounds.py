@@ -435,13 +435,19 @@ def _differences(table: Table, figure: Figure, clause: str) -> str | None:
     rows = _rows(table, "")
     if rows is None:
         return None
-    broken = [f"'{_label(table, row)}' {with_unit(series.values[row].text, '%')}" for row in rows
-              if series.values[row] is not None and stands_for(series.values[row]).lo > limit
-              or series.values[row] is not None and -stands_for(series.values[row]).hi > limit]
-    if not broken:
+    if limit >= 0:  # the cells above the bound and those below minus it: two prefixes of the index, apart
+        index = _BoundIndex.of(table, series, rows)
+        (above, count_above), (below, count_below) = index.broken(limit, True), index.broken(-limit, False)
+        shown, count = sorted(above + below)[:_MAX_SHOWN], count_above + count_below
+    else:
+        shown = [row for row in rows if series.values[row] is not None
+                 and (stands_for(series.values[row]).lo > limit or -stands_for(series.values[row]).hi > limit)]
+        count = len(shown)
+    if not count:
         return ""
-    return (f"differences under {figure.text}% are claimed but {_listed(broken)} in '{series.header}' of the table at "
-            f"line {table.line}")
+    broken = [f"'{_label(table, row)}' {with_unit(series.values[row].text, '%')}" for row in shown]
+    return (f"differences under {figure.text}% are claimed but {_listed(broken, count)} in '{series.header}' of the "
+            f"table at line {table.line}")
 
 
 def _pair_readings(document: Document, sentence: Sentence, figure: Figure, clause_start: int) -> list[str]:
