@@ -294,6 +294,13 @@ def _underlined_paragraph(token) -> bool:
     return token.markup in ("-", "=") and token.map is not None and token.map[1] - token.map[0] > 2
 
 
+def _front_matter(source: str, token) -> bool:
+    """True for a block between a document's opening "---" line and the next one: YAML front matter
+    (Jekyll, Hugo, MkDocs), metadata the site never renders as text, though Markdown parses it as a
+    setext heading under a rule."""
+    return token.map is not None and token.map[0] == 1 and source[:source.find("\n") + 1].rstrip() == "---"
+
+
 def build_document(source: str, path: str, tokens: list, env: dict | None = None) -> Document:
     """The lint model from :func:`lint_parser` ``tokens`` of ``source`` (see
     :func:`parse_document`); ``env`` is the parse's environment (link
@@ -316,7 +323,7 @@ def build_document(source: str, path: str, tokens: list, env: dict | None = None
         if kind == "paragraph_open" or kind == "heading_open":
             inline = tokens[index + 1]
             start, end = token.map
-            is_heading = kind == "heading_open" and not _underlined_paragraph(token)
+            is_heading = kind == "heading_open" and not (_underlined_paragraph(token) and not _front_matter(source, token))
             if is_heading and int(token.tag[1]) <= 2:
                 section += 1
             block_text = inline_text(inline.content, env)
