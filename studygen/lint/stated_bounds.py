@@ -95,7 +95,10 @@ _SUBJECT_NOUNS = frozenset({
 })
 _SKIPPED_BEFORE_NOUN = frozenset({"the", "of", "our", "these", "those", "its", "their", "three", "four", "five", "six"})
 # rows that are not one of the measured variants: a total, a summary or the reference itself
-_SUMMARY_LABELS = frozenset({"total", "all", "sum", "overall", "average", "mean", "geomean", "baseline", "reference"})
+# rows that sum, average or spread the others ("Std" under runs: 0.3 ms is no run's time), or are their reference
+_SUMMARY_LABELS = frozenset({"total", "all", "sum", "overall", "average", "avg", "mean", "geomean", "median", "baseline",
+                             "reference", "std", "stdev", "stddev", "std dev", "sd", "standard deviation", "variance",
+                             "cv"})
 # what may follow a bound's figure in its clause and leave it about every row: "per step", "on every GPU"
 _UNRESTRICTED_RE = lazy_compile(
     r"\s*(?:(?:per|a|each)\s+[\w-]+|(?:on|in|at|for|across|over)\s+(?:all|every|each|any)\b[^.]*|in\s+total|each|"

@@ -235,3 +235,12 @@ The differences between onnx and openvino stay below 3%.
     assert _sg101(table) == [
         (7, "differences under 3% between 'onnx (ms)' and 'openvino (ms)' are claimed but 'medium' (5.52 against 6.10: 9.5%) "
             "in the table at line 1")]
+
+
+def test_a_spread_row_under_the_runs_is_no_run():
+    # attack 24: 'Every run takes more than 3 ms' was reported against the Std row's 0.3 ms (a spread of the runs,
+    # not a run); a run below the bound is still named
+    table = "| Run | Latency (ms) |\n|---|---|\n| 1 | 4.0 |\n| 2 | 4.4 |\n| Mean | 4.2 |\n| Std | 0.3 |\n\n"
+    assert [f for f in lint_text(table + "Every run takes more than 3 ms.\n", "p.md") if f.code == "SG101"] == []
+    assert [f.message for f in lint_text(table + "Every run takes more than 4.2 ms.\n", "p.md") if f.code == "SG101"] \
+        == ["'more than 4.2 ms' is claimed for every row but '1' 4.0 ms in 'Latency (ms)' of the table at line 1"]
