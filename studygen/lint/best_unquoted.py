@@ -113,12 +113,12 @@ _LEAD_INS = frozenset({"conclusion", "conclusions", "summary", "result", "result
                        "verdict", "finding", "findings", "observation", "observations", "overall", "key", "main",
                        "short", "in", "tl", "dr", "bottom", "line"})
 _NUMBER_RE = lazy_compile(r"^[\d.,]+$")
-# a row (or column) that sums, pools or bounds the others, never a rival: "Total", "other kernels", "mean",
-# "ideal", "roofline", "theoretical peak", "spec limit"
+# a row (or column) that sums, pools, spreads or bounds the others, never a rival: "Total", "other kernels",
+# "mean", "std", "ideal", "roofline", "theoretical peak", "spec limit"
 _POOLED_WORDS = frozenset({"total", "totals", "sum", "all", "overall", "other", "others", "rest", "misc", "remaining",
                            "remainder", "average", "avg", "mean", "geomean", "median", "ideal", "roofline",
                            "theoretical", "peak", "bound", "target", "spec", "limit", "max", "min", "expected",
-                           "reference"})
+                           "reference", "std", "stdev", "stddev", "deviation", "variance"})
 _COMPARATIVE = {"fastest": "faster", "quickest": "faster", "slowest": "slower", "highest": "higher", "lowest": "lower",
                 "largest": "larger", "biggest": "larger", "smallest": "smaller", "best": "better", "worst": "worse",
                 "dominates": "larger"}

@@ -94,10 +94,10 @@ _SUBJECT_NOUNS = frozenset({
     "one", "entry", "entries", "candidate", "setup", "shape", "op", "operator", "stage", "phase", "pass",
 })
 _SKIPPED_BEFORE_NOUN = frozenset({"the", "of", "our", "these", "those", "its", "their", "three", "four", "five", "six"})
-# rows that are not one of the measured variants: a total, a summary or the reference itself
-# rows that sum, average or spread the others ("Std" under runs: 0.3 ms is no run's time), or are their reference
+# rows that are not one of the measured variants: a total, a summary (a spread too: a "Std" row's 0.3 ms under
+# runs is no run's time) or the reference itself
 _SUMMARY_LABELS = frozenset({"total", "all", "sum", "overall", "average", "avg", "mean", "geomean", "median", "baseline",
-                             "reference", "std", "stdev", "stddev", "std dev", "sd", "standard deviation", "variance",
+                             "reference", "std", "stdev", "stddev", "std dev", "standard deviation", "variance",
                              "cv"})
 # what may follow a bound's figure in its clause and leave it about every row: "per step", "on every GPU"
 _UNRESTRICTED_RE = lazy_compile(

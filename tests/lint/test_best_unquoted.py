@@ -387,3 +387,10 @@ def test_a_tie_of_whole_cells_is_no_rival_beating_the_subject():
                         "the one comparison the table makes of the two: 'Latency (ms)': row 'b' has 2, row 'c' 3"]
     zeros = "| Engine | Latency (ms) |\n|---|---|\n| a | 0 |\n| b | 0 |\n\na is the fastest engine.\n"
     assert [f for f in lint_text(zeros, "z.md") if f.code == "SG107"] == []
+
+
+def test_a_spread_row_under_the_runs_is_no_rival():
+    # attack 24: 'r1 is the fastest run' was contradicted by a Std row's 0.3 ms (the runs' spread, not a run)
+    table = "| Run | Latency (ms) |\n|---|---|\n| r1 | 4.0 |\n| r2 | 4.4 |\n| Std | 0.3 |\n\n"
+    assert [f for f in lint_text(table + "r1 is the fastest run.\n", "p.md") if f.code == "SG107"] == []
+    assert len([f for f in lint_text(table + "r2 is the fastest run.\n", "p.md") if f.code == "SG107"]) == 1
