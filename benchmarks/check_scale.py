@@ -30,7 +30,20 @@ Prints the figures against the targets of issues 7, 11 and 25:
 - doubling the records costs at most 2.2x the time;
 - ``studygen --help`` in <= 0.3 s (lazy imports).
 
-Last measured at the default scale (main 9643f91, 2026-12-06, ``--repeat
+Last measured at the default scale (main c9e7170, 2026-12-06, ``--repeat
+3``, load average 1.2, on a machine slower than the one before: the floor
+28.6 us a record against 18.4): 20,000 records 3.12 s (5.5x), one process
+6.11 s (10.7x); the 10,000-record part was a disturbed run (2.24 s, 7.1x;
+its per-study load 0.13 s against 0.07 s in the same code earlier). At that
+session's start (314b299, ``--repeat 2``): 10,000 records 1.63 s (5.7x),
+one process 2.94 s (10.2x); 20,000 records 3.03 s (5.3x), one process
+5.74 s (10.0x); doubling 1.86x. Interleaved, one process, on the kept
+20 x 500 project: 3.10-3.92 s for 314b299 against 3.09-3.34 s. Target 5x:
+missed. Per record, warm, in process: reading 13.4 us, parsing with its
+refusals 39.9 us (plain json.loads 24.4), the schema check 33.2 us, order
+checks 9.6 us; the checks about 154 us, a quarter of it making rows.
+
+Measured before at the default scale (main 9643f91, 2026-12-06, ``--repeat
 3``, load average 0.9-1.1, the session's helpers stopped): 10,000 records
 1.05 s with worker processes, 5.7x the floor (18.4 us a record), one process
 1.89 s (10.3x); 20,000 records 2.02 s (5.4x), one process 3.95 s (10.6x);

@@ -31,7 +31,19 @@ the same way (they kept caches): ``--extra-check-args=--no-cache`` with a
 warm cache folder is the uncached check issue 25 measured, ``--cache-dir ''``
 runs with no cache folder at all.
 
-Last measured (main 9643f91 against d290d69, that session's start, with
+Last measured (main c9e7170 against 314b299, that session's start, with
+``--before``, ``--repeat 10``, 2026-12-06, load average 0.9-1.2, on a machine
+slower than the one before: ``--help`` 0.057 s against 0.038 s): check of the
+project 0.547 s against 0.529 s (1.03x wall, 1.02x CPU; 9.7x ``--help``, 9.3x
+for 314b299 in the same run), one process 0.719 s against 0.711 s; render
+deformable_detr_h200_torch 0.299 s against 0.294 s (5.3x, 5.2x): both
+MISSED; render deformable_detr 3.8x (met); check deformable_detr 0.348 s
+(issue 11's 0.35 s, met). In one process 496 patterns compile in 74-77 ms
+(studygen's 345 about 58 ms), and the forked check's parent compiles 63 ms of
+them after the fork; ``gc.freeze()`` before the fork changed neither the
+page faults (23.7k) nor the times.
+
+Measured before (main 9643f91 against d290d69, that session's start, with
 ``--before``, ``--repeat 10``, 2026-12-06, load average 1.4-1.5 just after
 the session's helpers stopped): check of the project 0.339 s against 0.330 s
 (1.03x wall, 1.03x CPU; 9.0x ``--help`` of 0.038 s, 8.8x for d290d69 in the
