@@ -79,6 +79,7 @@ from .figures import Figure
 from .ratio_direction import goes_against
 from .restriction import TextView, labels_named
 from .text import label_tokens, normalize, stem
+from .total_shares import POOLED_LABELS
 from .variant_pairs import (CLAUSE_END_RE, HIGHER_IS_BETTER, QUANTITY_WORDS, THROUGHPUT, TIME, kind_of_series, kind_of_words,
                             METRIC_NAMES, metric_kinds)
 
@@ -115,10 +116,9 @@ _LEAD_INS = frozenset({"conclusion", "conclusions", "summary", "result", "result
 _NUMBER_RE = lazy_compile(r"^[\d.,]+$")
 # a row (or column) that sums, pools, spreads or bounds the others, never a rival: "Total", "other kernels",
 # "mean", "std", "ideal", "roofline", "theoretical peak", "spec limit"
-_POOLED_WORDS = frozenset({"total", "totals", "sum", "all", "overall", "other", "others", "rest", "misc", "remaining",
-                           "remainder", "average", "avg", "mean", "geomean", "median", "ideal", "roofline",
-                           "theoretical", "peak", "bound", "target", "spec", "limit", "max", "min", "expected",
-                           "reference", "std", "stdev", "stddev", "deviation", "variance"})
+_POOLED_WORDS = POOLED_LABELS | {"totals", "other", "others", "rest", "misc", "remaining", "remainder", "ideal",
+                                 "roofline", "theoretical", "peak", "bound", "target", "spec", "limit", "max", "min",
+                                 "expected", "deviation"}
 _COMPARATIVE = {"fastest": "faster", "quickest": "faster", "slowest": "slower", "highest": "higher", "lowest": "lower",
                 "largest": "larger", "biggest": "larger", "smallest": "smaller", "best": "better", "worst": "worse",
                 "dominates": "larger"}

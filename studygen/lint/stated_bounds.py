@@ -68,6 +68,7 @@ from .figures import RATIO_UNITS, Figure, with_unit
 from .rounding import printed_interval, stands_for
 from .row_axis import label_mentions, nearby_tables
 from .text import DIFFERENCE_WORDS, keywords, normalize, ratio_header
+from .total_shares import POOLED_LABELS
 
 _UPPER = r"under|below|less\s+than|fewer\s+than|lower\s+than|smaller\s+than|at\s+most|no\s+more\s+than|no\s+higher\s+than|within|<=?|≤"
 _LOWER = r"above|over|more\s+than|higher\s+than|greater\s+than|at\s+least|exceed(?:s|ing)?|>=?|≥"
@@ -96,9 +97,7 @@ _SUBJECT_NOUNS = frozenset({
 _SKIPPED_BEFORE_NOUN = frozenset({"the", "of", "our", "these", "those", "its", "their", "three", "four", "five", "six"})
 # rows that are not one of the measured variants: a total, a summary (a spread too: a "Std" row's 0.3 ms under
 # runs is no run's time) or the reference itself
-_SUMMARY_LABELS = frozenset({"total", "all", "sum", "overall", "average", "avg", "mean", "geomean", "median", "baseline",
-                             "reference", "std", "stdev", "stddev", "std dev", "standard deviation", "variance",
-                             "cv"})
+_SUMMARY_LABELS = POOLED_LABELS | {"baseline", "std dev", "standard deviation", "cv"}
 # what may follow a bound's figure in its clause and leave it about every row: "per step", "on every GPU"
 _UNRESTRICTED_RE = lazy_compile(
     r"\s*(?:(?:per|a|each)\s+[\w-]+|(?:on|in|at|for|across|over)\s+(?:all|every|each|any)\b[^.]*|in\s+total|each|"

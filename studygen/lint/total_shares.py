@@ -54,6 +54,10 @@ CHANGE_RE = lazy_compile(
     r"improv\w*|faster|slower|speed\w*|lower\w*|higher|less|more|fewer|by|than|vs|versus|over|relative|compared|gain\w*|"
     r"los[est]\w*|shrink\w*|shrank)\b", re.IGNORECASE)
 _TOTAL_LABELS = frozenset({"total", "all", "sum", "overall"})
+# labels of a row that pools or spreads the others ("Total", "mean", "Std"), no measured variant's: what a claim
+# over every row (stated_bounds) or a best-of claim (best_unquoted) never reads as one, each adding its own
+POOLED_LABELS = _TOTAL_LABELS | {"average", "avg", "mean", "geomean", "median", "reference", "std", "stdev", "stddev",
+                                 "variance"}
 _TOTAL_WORDS = frozenset({"total", "sum", "overall", "whole"})
 _CLAUSE_BREAKS = ",;:()"
 HINT = "recompute the share from the row and the table's total row (to their printed digits), or name what it is a share of"

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import random
 import re
-import sys
 
 from studygen.lint import lint_text
 from studygen.lint.text import figure_scope
+
+from .own_calls import own_calls
 
 _DOCUMENT = """\
 # Engines
@@ -28,30 +29,13 @@ _DOCUMENT = """\
 """
 
 
-def _calls(text: str) -> int:
-    """Calls of studygen's own functions while linting ``text``."""
-    counted = [0]
-
-    def hook(frame, event, arg):
-        if event == "call" and "studygen" in frame.f_code.co_filename:
-            counted[0] += 1
-
-    lint_text(text[:200], "warm.md")  # caches and lazy regexes out of the count
-    sys.setprofile(hook)
-    try:
-        lint_text(text, "scaling.md")
-    finally:
-        sys.setprofile(None)
-    return counted[0]
-
-
 def _repeated(count: int) -> str:
     return _DOCUMENT.format(body="bf16 is twice as fast as fp32 and " * count)
 
 
 def test_a_sentence_of_worded_ratios_is_linear():
     # 3.3x the calls for 2x the ratios before: each scope end read past every "fp32 and" after it
-    assert _calls(_repeated(400)) / _calls(_repeated(200)) < 2.3
+    assert own_calls(_repeated(400)) / own_calls(_repeated(200)) < 2.3
 
 
 def test_findings_on_worded_ratios_are_those_of_their_own_clauses():
