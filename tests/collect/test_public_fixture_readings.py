@@ -162,6 +162,10 @@ def test_a_summary_pasted_without_trtexec_prefixes_is_named_not_said_to_be_missi
     old.write_text("Host Latency\nmin: 4.1 ms (end to end 4.2 ms)\nmedian: 4.3 ms (end to end 4.4 ms)\n", encoding="utf-8")
     assert_refused(collect("trtexec", "--log", old, "--variant", "int8"), "old.md:1: its performance summary (line 1, "
                    "'Host Latency') has no trtexec line prefix")
+    # TensorRT 7.0 spells the block "Host latency" (sampleReporting.cpp): the same opening, the same refusal
+    old.write_text("Host latency\nmin: 4.1 ms (end to end 4.2 ms)\n", encoding="utf-8")
+    assert_refused(collect("trtexec", "--log", old, "--variant", "int8"), "old.md:1: its performance summary (line 1, "
+                   "'Host latency') has no trtexec line prefix")
 
 
 def test_a_run_whose_running_and_passed_lines_kept_but_prefixes_cut_names_its_summary(collect, workdir):

@@ -116,6 +116,11 @@ PROFILE_HEADER = re.compile(r"^=== Profile \((\d+) iterations? \) ===\s*$")
 PROFILE_COLUMNS = re.compile(r"^\s*Time\(ms\)\s+Avg\.\s*\(ms\)\s+(?:Median\(ms\)\s+)?Time\(%\)\s+Layer\s*$")
 OLD_PROFILE_COLUMNS = re.compile(
     r"^\s*Layer\s+Time \(ms\)\s+Avg\. Time \(ms\)\s+(?:Median Time \(ms\)\s+)?Time %\s*$")
+# trtexec's header of a performance summary (TensorRT 8+)
+SUMMARY_HEADER = "=== Performance summary ==="
+# the lines that open a summary, TensorRT 8+'s header or a TensorRT 7 block's first label: what a pasted summary
+# stripped of trtexec's prefixes is told by
+SUMMARY_OPENINGS = frozenset({SUMMARY_HEADER, *(label for label, block in OLD_BLOCK.items() if block == "host_latency")})
 
 # the lines _parse_setting reads: inside the performance summary one of them, of any severity, is named, not read
 SETTING_PATTERNS = (VERSION_LINE, DEVICE_LINE, FORMAT_LINE, PRECISION_LINE, SETTING_LINE, BATCH_LINE, SHAPE_LINE,
@@ -298,7 +303,7 @@ def _parse_message(run: TrtexecRun, message: str, state: dict, where: Context) -
         return
     if mode == "profile" and _profile_row(run, message, state, where):
         return
-    if message == "=== Performance summary ===":
+    if message == SUMMARY_HEADER:
         _refuse_second_summary(run, where)
         state["mode"], run.summary_line = "summary", where.number
         return
@@ -323,7 +328,7 @@ def _refuse_bare_summary(lines: list[str], display: str) -> None:
     trtexec's lines, and their severity, from anything else, so the figures
     are not read; before, such a file was said to have no summary at all."""
     for number, raw in enumerate(lines, start=1):
-        if raw.strip() in ("=== Performance summary ===", "Host Latency"):
+        if raw.strip() in SUMMARY_OPENINGS:
             raise InputError(f"its performance summary (line {number}, {shown(raw.strip())}) has no trtexec line "
                              "prefix ('[date-time] [I] '), which tells trtexec's lines and their severity from the "
                              "rest: the log was edited (prefixes cut when pasted?); nothing recorded (collect the log "
