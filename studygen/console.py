@@ -68,7 +68,28 @@ def main(argv=None, *, release=None) -> None:
     # the interpreter's teardown without the collections that walk all of it first (about 20 ms of a
     # check of the shipped project, 15 ms of a render: benchmarks/family_check.py).
     gc.freeze()
+    leave(code)
+
+
+def leave(code: int) -> None:
+    """End the process with exit status ``code`` once the command is done,
+    skipping the interpreter's teardown (freeing every module and object:
+    about 9 ms of a check of the shipped project, 8 ms of a render) as
+    mypy's fast exit does, after flushing stdout and stderr. Every file a
+    command writes is closed by then (each is written through a ``with``);
+    the one exit handler registered is logging's, whose handlers studygen
+    never configures. Python's own exit is kept where it still has work:
+    another thread alive (it waits for those), or a stream that cannot be
+    flushed (a closed pipe, which it reports as it always has)."""
+    threading = sys.modules.get("threading")
+    if threading is None or threading.active_count() == 1:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except (OSError, ValueError, AttributeError):  # a closed pipe or stream, none at all: Python reports it
+            sys.exit(code)
+        os._exit(code)
     sys.exit(code)
 
 
-__all__ = ["main"]
+__all__ = ["leave", "main"]

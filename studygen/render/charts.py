@@ -23,7 +23,6 @@ them; :mod:`.drawing` turns them into SVG bytes.
 
 from __future__ import annotations
 
-import ast
 import functools
 import hashlib
 import importlib.metadata
@@ -40,6 +39,7 @@ from ..records.profile_spread import CPU_SPAN, ITERATION_SPAN, WHOLE_TRACE_SPAN,
 from ..study.rows import Row
 from ..study.timing import TIMING_WORDS, describe, shown_rows, timing_names, timing_signature
 from .drawing import draw_kernel_times, draw_latency
+from .drawing_code import DRAWING_MODULES, SHARE_DRAWING_MODULES, code_sha256
 from .labels import gpu_label, shape_label, short_version
 from .rows import batch_order, fmt, shape_order
 from .share_bars import draw_kernel_shares
@@ -171,10 +171,6 @@ def drawing_sha256(data: bytes) -> str:
     return digest.hexdigest()
 
 
-# The modules whose code draws every chart; a chart drawn by more names them too (inputs_digest).
-DRAWING_MODULES = ("drawing.py", "labels.py")
-
-
 def inputs_digest(name: str, inputs, modules: tuple[str, ...] = DRAWING_MODULES) -> str:
     """sha256 over the chart's name, the data it is drawn from (JSON, floats
     as repr), matplotlib's version and the code that draws it (``modules`` of
@@ -182,7 +178,7 @@ def inputs_digest(name: str, inputs, modules: tuple[str, ...] = DRAWING_MODULES)
     for a chart drawn as shares): a change to any of them makes a committed
     chart's stamp stale, and a change to a module a chart does not use leaves
     it current."""
-    payload = json.dumps([name, inputs, matplotlib_version(), _code_sha256(modules)], sort_keys=True,
+    payload = json.dumps([name, inputs, matplotlib_version(), code_sha256(modules)], sort_keys=True,
                          ensure_ascii=True, separators=(",", ":"))
     return hashlib.sha256(payload.encode("ascii")).hexdigest()
 
@@ -215,60 +211,6 @@ def header_version(metadata: str) -> str | None:
             folded = index + 1 < len(lines) and lines[index + 1][:1] in (" ", "\t")
             return None if folded else value.lstrip(" \t").rstrip("\r")
     return None
-
-
-@functools.cache
-def _code_sha256(modules: tuple[str, ...] = DRAWING_MODULES) -> str:
-    """sha256 over what the drawing ``modules`` (drawing.py, labels.py for the
-    labels, share_bars.py) do: their syntax trees without docstrings and import statements,
-    so moving an import or rewording a comment leaves committed charts
-    current, while any change to the code that draws makes them stale. How
-    this module selects the data is not in it: the data digest covers what
-    that selection gives. Each module is parsed once a process
-    (:func:`_code_dump`), also where two charts name it."""
-    digest = hashlib.sha256()
-    for module in modules:
-        digest.update(_code_dump(module))
-    return digest.hexdigest()
-
-
-@functools.cache
-def _code_dump(module: str) -> bytes:
-    """``ast.dump`` of the drawing ``module``'s syntax tree without docstrings
-    and imports (:func:`_without_docs_and_imports`), UTF-8: about 1.5 ms to
-    parse and dump each, which a latency chart and a kernel-time chart each
-    paid for drawing.py and labels.py before."""
-    source = (Path(__file__).resolve().parent / module).read_text("utf-8")
-    return ast.dump(_without_docs_and_imports(ast.parse(source))).encode("utf-8")
-
-
-# The fields of a node that hold statements: only a statement, a handler or a match case has a body list of
-# statements, and none sits inside an expression, so reading these fields from the module reaches them all.
-_STATEMENT_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
-
-
-def _without_docs_and_imports(tree: ast.Module) -> ast.Module:
-    """``tree`` with every body list (module, class, function, loop, ``with``,
-    ``try`` …) left without its import statements and then without a first
-    string statement (a docstring), a body left empty holding ``pass``.
-    Reaches the bodies through statement fields only (:data:`_STATEMENT_FIELDS`),
-    not through every expression as ``ast.walk`` did (a fifth of the code digest)."""
-    pending = [tree]
-    while pending:
-        node = pending.pop()
-        for name in _STATEMENT_FIELDS:
-            children = getattr(node, name, None)
-            if isinstance(children, list):
-                pending.extend(children)
-        body = getattr(node, "body", None)
-        if not isinstance(body, list):
-            continue
-        kept = [child for child in body if not isinstance(child, (ast.Import, ast.ImportFrom))]
-        if kept and isinstance(kept[0], ast.Expr) and isinstance(getattr(kept[0], "value", None), ast.Constant) \
-                and isinstance(kept[0].value.value, str):
-            kept = kept[1:]
-        node.body = kept or [ast.Pass()]
-    return tree
 
 
 def printable(text: str) -> str:
@@ -571,7 +513,7 @@ def _share_chart(path, bars, groups, totals, printed: list[str], alt: str) -> Ch
               for (label, timed), total in zip(bars, totals)]
     inputs = {"shares": [[label, sorted(part.items())] for label, part in shares], "totals": printed}
     return Chart(Kind.KERNEL_TIME, path, alt,
-                 inputs_sha256=inputs_digest(Kind.KERNEL_TIME, inputs, DRAWING_MODULES + ("share_bars.py",)),
+                 inputs_sha256=inputs_digest(Kind.KERNEL_TIME, inputs, SHARE_DRAWING_MODULES),
                  draw=functools.partial(draw_kernel_shares, shares, groups, printed))
 
 

@@ -1,0 +1,133 @@
+"""The digest of the code that draws the charts, part of each chart's stamp
+(:func:`studygen.render.charts.inputs_digest`): a change to that code makes a
+committed chart stale, a moved import or a reworded comment does not.
+
+:func:`computed_code_sha256` works it out from the modules' syntax trees
+(about 6 ms for drawing.py and labels.py); :func:`code_sha256` takes it from
+:mod:`.drawing_code_digests`, written at development time by
+``python -m studygen.render.drawing_code`` (``--check`` exits 1, writing
+nothing, when the committed module is not what this makes now;
+``tests/render/test_charts.py`` asserts the same), where the digest there
+was worked out from the modules' exact bytes under this Python's minor
+version (``ast.dump`` may print a tree differently under another), and
+works it out otherwise. Run it after changing a drawing module.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import hashlib
+import sys
+from pathlib import Path
+
+# The modules whose code draws every chart; a chart drawn as shares also names share_bars.py.
+DRAWING_MODULES = ("drawing.py", "labels.py")
+SHARE_DRAWING_MODULES = DRAWING_MODULES + ("share_bars.py",)
+TARGET = Path(__file__).with_name("drawing_code_digests.py")
+
+
+@functools.cache
+def code_sha256(modules: tuple[str, ...] = DRAWING_MODULES) -> str:
+    """:func:`computed_code_sha256` of ``modules`` (file names of this
+    package), from :mod:`.drawing_code_digests` where its entry for them was
+    worked out from their present bytes under this Python's minor version
+    (reading and hashing them: about 0.1 ms); worked out afresh otherwise."""
+    from . import drawing_code_digests as shipped
+
+    entry = shipped.DIGESTS.get(modules)
+    if entry is not None and shipped.PYTHON_VERSION == python_version():
+        source_digests, code_digest = entry
+        if list(source_digests) == [source_sha256(module) for module in modules]:
+            return code_digest
+    return computed_code_sha256(modules)
+
+
+def python_version() -> str:
+    """This Python's minor version, as ``"3.11"``."""
+    return "%d.%d" % sys.version_info[:2]
+
+
+def source_sha256(module: str) -> str:
+    """sha256 (hex) of the bytes of the drawing ``module``, a file name of this package."""
+    return hashlib.sha256((Path(__file__).resolve().parent / module).read_bytes()).hexdigest()
+
+
+def computed_code_sha256(modules: tuple[str, ...] = DRAWING_MODULES) -> str:
+    """sha256 over what the drawing ``modules`` (drawing.py, labels.py for the
+    labels, share_bars.py) do: their syntax trees without docstrings and import statements,
+    so moving an import or rewording a comment leaves committed charts
+    current, while any change to the code that draws makes them stale. How
+    the charts select their data is not in it: the data digest covers what
+    that selection gives. Each module is parsed once a process
+    (:func:`_code_dump`), also where two charts name it."""
+    digest = hashlib.sha256()
+    for module in modules:
+        digest.update(_code_dump(module))
+    return digest.hexdigest()
+
+
+@functools.cache
+def _code_dump(module: str) -> bytes:
+    """``ast.dump`` of the drawing ``module``'s syntax tree without docstrings
+    and imports (:func:`_without_docs_and_imports`), UTF-8: about 1.5 ms to
+    parse and dump each, which a latency chart and a kernel-time chart each
+    paid for drawing.py and labels.py before."""
+    source = (Path(__file__).resolve().parent / module).read_text("utf-8")
+    return ast.dump(_without_docs_and_imports(ast.parse(source))).encode("utf-8")
+
+
+# The fields of a node that hold statements: only a statement, a handler or a match case has a body list of
+# statements, and none sits inside an expression, so reading these fields from the module reaches them all.
+_STATEMENT_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def _without_docs_and_imports(tree: ast.Module) -> ast.Module:
+    """``tree`` with every body list (module, class, function, loop, ``with``,
+    ``try`` …) left without its import statements and then without a first
+    string statement (a docstring), a body left empty holding ``pass``.
+    Reaches the bodies through statement fields only (:data:`_STATEMENT_FIELDS`),
+    not through every expression as ``ast.walk`` did (a fifth of the code digest)."""
+    pending = [tree]
+    while pending:
+        node = pending.pop()
+        for name in _STATEMENT_FIELDS:
+            children = getattr(node, name, None)
+            if isinstance(children, list):
+                pending.extend(children)
+        body = getattr(node, "body", None)
+        if not isinstance(body, list):
+            continue
+        kept = [child for child in body if not isinstance(child, (ast.Import, ast.ImportFrom))]
+        if kept and isinstance(kept[0], ast.Expr) and isinstance(getattr(kept[0], "value", None), ast.Constant) \
+                and isinstance(kept[0].value.value, str):
+            kept = kept[1:]
+        node.body = kept or [ast.Pass()]
+    return tree
+
+
+def generated_digests_source() -> str:
+    """The text :data:`TARGET` must hold: for each tuple of drawing modules a
+    chart names, the sha256 of each module's bytes and the code digest
+    worked out from them, under this Python's minor version."""
+    from ..codegen import generated_marker
+
+    entries = [f"    {modules!r}: (\n        (\n" + "".join(f"            {source_sha256(m)!r},\n" for m in modules)
+               + f"        ),\n        {computed_code_sha256(modules)!r},\n    )," for modules in (DRAWING_MODULES, SHARE_DRAWING_MODULES)]
+    docstring = ('"""The code digest of each set of drawing modules a chart names, worked out at development\n'
+                 "time by :mod:`studygen.render.drawing_code` from the modules' bytes (the first sha256s) under\n"
+                 "the Python minor version in :data:`PYTHON_VERSION`; used only for those bytes, under that version.\n"
+                 '"""')
+    return "\n".join([docstring, generated_marker("studygen.render.drawing_code"), "",
+                      f"PYTHON_VERSION = {python_version()!r}", "DIGESTS = {", *entries, "}"]) + "\n"
+
+
+def main(argv=None) -> int:
+    """Write :data:`TARGET`, or with ``--check`` say whether it is current (exit 1 when stale)."""
+    from ..codegen import write_or_check
+
+    return write_or_check(TARGET, generated_digests_source(), argv, __doc__.splitlines()[0])
+
+
+if __name__ == "__main__":
+    sys.exit(main())
