@@ -1,11 +1,12 @@
-"""What the two development-time code generators share
-(:mod:`studygen.records.schema_codegen`, :mod:`studygen.render.template_codegen`):
+"""What the development-time code generators share
+(:mod:`studygen.records.schema_codegen`, :mod:`studygen.render.template_codegen`,
+:mod:`studygen.checks.template_figures_codegen`, :mod:`studygen.render.drawing_codegen`):
 the marker line a generated module starts with, and the command line that
 writes the module or, with ``--check``, says whether the committed one is
 current.
 
 A generated module is package source made from package files (the shipped
-schemas, the built-in templates), committed and tested to be current; it is
+schemas, the built-in templates, the drawing modules), committed and tested to be current; it is
 never a cache: nothing of it is written or read at run time.
 """
 

@@ -5,9 +5,9 @@ committed chart stale, a moved import or a reworded comment does not.
 :func:`computed_code_sha256` works it out from the modules' syntax trees
 (about 6 ms for drawing.py and labels.py); :func:`code_sha256` takes it from
 :mod:`.drawing_code_digests`, written at development time by
-``python -m studygen.render.drawing_code`` (``--check`` exits 1, writing
+``python -m studygen.render.drawing_codegen`` (``--check`` exits 1, writing
 nothing, when the committed module is not what this makes now;
-``tests/render/test_charts.py`` asserts the same), where the digest there
+``tests/render/test_drawing_code.py`` asserts the same), where the digest there
 was worked out from the modules' exact bytes under this Python's minor
 version (``ast.dump`` may print a tree differently under another), and
 works it out otherwise. Run it after changing a drawing module.
@@ -21,10 +21,11 @@ import hashlib
 import sys
 from pathlib import Path
 
+from . import drawing_code_digests as shipped
+
 # The modules whose code draws every chart; a chart drawn as shares also names share_bars.py.
 DRAWING_MODULES = ("drawing.py", "labels.py")
 SHARE_DRAWING_MODULES = DRAWING_MODULES + ("share_bars.py",)
-TARGET = Path(__file__).with_name("drawing_code_digests.py")
 
 
 @functools.cache
@@ -33,8 +34,6 @@ def code_sha256(modules: tuple[str, ...] = DRAWING_MODULES) -> str:
     package), from :mod:`.drawing_code_digests` where its entry for them was
     worked out from their present bytes under this Python's minor version
     (reading and hashing them: about 0.1 ms); worked out afresh otherwise."""
-    from . import drawing_code_digests as shipped
-
     entry = shipped.DIGESTS.get(modules)
     if entry is not None and shipped.PYTHON_VERSION == python_version():
         source_digests, code_digest = entry
@@ -104,30 +103,3 @@ def _without_docs_and_imports(tree: ast.Module) -> ast.Module:
             kept = kept[1:]
         node.body = kept or [ast.Pass()]
     return tree
-
-
-def generated_digests_source() -> str:
-    """The text :data:`TARGET` must hold: for each tuple of drawing modules a
-    chart names, the sha256 of each module's bytes and the code digest
-    worked out from them, under this Python's minor version."""
-    from ..codegen import generated_marker
-
-    entries = [f"    {modules!r}: (\n        (\n" + "".join(f"            {source_sha256(m)!r},\n" for m in modules)
-               + f"        ),\n        {computed_code_sha256(modules)!r},\n    )," for modules in (DRAWING_MODULES, SHARE_DRAWING_MODULES)]
-    docstring = ('"""The code digest of each set of drawing modules a chart names, worked out at development\n'
-                 "time by :mod:`studygen.render.drawing_code` from the modules' bytes (the first sha256s) under\n"
-                 "the Python minor version in :data:`PYTHON_VERSION`; used only for those bytes, under that version.\n"
-                 '"""')
-    return "\n".join([docstring, generated_marker("studygen.render.drawing_code"), "",
-                      f"PYTHON_VERSION = {python_version()!r}", "DIGESTS = {", *entries, "}"]) + "\n"
-
-
-def main(argv=None) -> int:
-    """Write :data:`TARGET`, or with ``--check`` say whether it is current (exit 1 when stale)."""
-    from ..codegen import write_or_check
-
-    return write_or_check(TARGET, generated_digests_source(), argv, __doc__.splitlines()[0])
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -12,7 +12,7 @@ import hashlib
 
 import pytest
 
-from studygen.render import drawing_code, drawing_code_digests
+from studygen.render import drawing_code, drawing_code_digests, drawing_codegen
 
 from ..conftest import REPO
 
@@ -116,9 +116,9 @@ def _walked_digest(modules) -> str:
 
 
 def test_the_written_digests_are_current_and_equal_to_the_worked_out_ones():
-    """Fails after a change to a drawing module without python -m studygen.render.drawing_code."""
-    assert drawing_code.TARGET.read_text(encoding="utf-8") == drawing_code.generated_digests_source()
-    assert drawing_code.main(["--check"]) == 0
+    """Fails after a change to a drawing module without python -m studygen.render.drawing_codegen."""
+    assert drawing_codegen.TARGET.read_text(encoding="utf-8") == drawing_codegen.generated_digests_source()
+    assert drawing_codegen.main(["--check"]) == 0
     assert drawing_code_digests.PYTHON_VERSION == drawing_code.python_version()
     assert set(drawing_code_digests.DIGESTS) == {drawing_code.DRAWING_MODULES, drawing_code.SHARE_DRAWING_MODULES}
     for modules, (sources, code) in drawing_code_digests.DIGESTS.items():
