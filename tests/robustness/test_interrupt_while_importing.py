@@ -121,10 +121,23 @@ def test_the_console_script_answers_a_sigint_while_the_command_line_imports(how)
 
 def test_a_sigint_after_the_command_ended_kills_the_process_without_a_traceback():
     """An interrupt while Python runs the atexit callbacks (logging's
-    among them, after check) is SIGINT's default death. Failed before:
-    "Exception ignored in atexit callback" with a traceback, and exit 0."""
-    done = run_child("atexit.register(interrupt)")  # registered first: called last, after studygen's own
+    among them, after check) is SIGINT's default death. Python's own exit,
+    which runs them, is kept where another thread is still alive
+    (``console.leave``): a thread of the caller's sleeps past the command's end
+    here. Failed before: "Exception ignored in atexit callback" with a
+    traceback, and exit 0."""
+    alive = "import threading, time\nthreading.Thread(target=time.sleep, args=(1,)).start()\n"
+    done = run_child(alive + "atexit.register(interrupt)")  # registered first: called last, after studygen's own
     assert (done.returncode, done.stderr) == (-signal.SIGINT, "")
+
+
+def test_a_finished_command_ends_before_any_atexit_callback_could_be_interrupted():
+    """With no other thread, the process ends as soon as the command's output
+    is flushed (``console.leave``): no atexit callback runs, so none can be
+    interrupted, and the exit status is the command's."""
+    done = run_child("atexit.register(interrupt)")
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout.splitlines()[-1].startswith("0 error(s), ")
 
 
 def test_a_sigint_ignored_by_the_parent_stays_ignored():
