@@ -89,9 +89,15 @@ def test_the_console_leaves_what_is_alive_at_exit_out_of_the_collectors_reach(tm
     """console.main freezes the objects still alive before it exits: the
     interpreter's teardown then frees them without first walking all of them
     in its last collections (about 20 ms of a check of the shipped project).
+    That teardown runs where Python's own exit is kept (``console.leave``:
+    another thread alive, here one that lasts until the main thread stops).
     An atexit callback registered first runs last, after main's exit."""
-    probe = ("import atexit, gc\n"
+    probe = ("import atexit, gc, threading, time\n"
              "atexit.register(lambda: print('frozen at exit:', gc.get_freeze_count()))\n"
+             "def wait():\n"
+             "    while threading.main_thread().is_alive():\n"
+             "        time.sleep(0.01)\n"
+             "threading.Thread(target=wait).start()\n"
              "from studygen.console import main\n"
              "print('frozen before:', gc.get_freeze_count())\n"
              "main(['--help'])\n")

@@ -58,7 +58,11 @@ def test_output_larger_than_the_stream_buffer_arrives_whole():
 def test_another_thread_alive_keeps_pythons_own_exit():
     """A thread still running when the command ends (an embedding script's): the process waits for it as
     Python's exit does, and the teardown runs."""
-    thread = "threading.Thread(target=lambda: (time.sleep(0.3), sys.stderr.write('thread ended\\n'))).start()\n"
+    thread = ("def wait():\n"
+              "    while threading.main_thread().is_alive():  # until Python's exit begins, however long that takes\n"
+              "        time.sleep(0.01)\n"
+              "    sys.stderr.write('thread ended\\n')\n"
+              "threading.Thread(target=wait).start()\n")
     done = _run(["--help"], before=thread)
     assert done.returncode == 0
     assert done.stdout.startswith("Usage: studygen")

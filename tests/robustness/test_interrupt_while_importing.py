@@ -123,10 +123,14 @@ def test_a_sigint_after_the_command_ended_kills_the_process_without_a_traceback(
     """An interrupt while Python runs the atexit callbacks (logging's
     among them, after check) is SIGINT's default death. Python's own exit,
     which runs them, is kept where another thread is still alive
-    (``console.leave``): a thread of the caller's sleeps past the command's end
-    here. Failed before: "Exception ignored in atexit callback" with a
+    (``console.leave``): a thread of the caller's lasts until the main thread
+    stops here. Failed before: "Exception ignored in atexit callback" with a
     traceback, and exit 0."""
-    alive = "import threading, time\nthreading.Thread(target=time.sleep, args=(1,)).start()\n"
+    alive = ("import threading, time\n"
+             "def wait():\n"
+             "    while threading.main_thread().is_alive():  # until Python's exit begins, however long check takes\n"
+             "        time.sleep(0.01)\n"
+             "threading.Thread(target=wait).start()\n")
     done = run_child(alive + "atexit.register(interrupt)")  # registered first: called last, after studygen's own
     assert (done.returncode, done.stderr) == (-signal.SIGINT, "")
 
