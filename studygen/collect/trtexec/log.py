@@ -72,6 +72,8 @@ LOG_START = re.compile(r"&&&& (?:RUNNING|PASSED|FAILED|WAIVED)\b|\[[^\[\]]*\] \[
 MAX_WRAPPER = 64
 VERSION_LINE = re.compile(r"^TensorRT version: (\d+(?:\.\d+)*)\s*$")
 DEVICE_LINE = re.compile(r"^Selected Device: (.+?)\s*$")
+COMPUTE_LINE = re.compile(r"^Compute Capability: (\d+)\.(\d+)\s*$")  # Device Information
+TF32_DEFAULT_LINE = re.compile(r"^TF32 is enabled by default\b")  # TensorRT 10, before the Model Options
 # Model Options' format: ONNX, Caffe, UFF for a run that builds its engine, "*" for one that loads it
 FORMAT_LINE = re.compile(r"^Format: (\S+)\s*$")
 PRECISION_LINE = re.compile(r"^Precision: (.+?)\s*$")  # Build Options: what the builder may use
@@ -123,7 +125,7 @@ SUMMARY_HEADER = "=== Performance summary ==="
 SUMMARY_OPENINGS = frozenset({SUMMARY_HEADER, *(label for label, block in OLD_BLOCK.items() if block == "host_latency")})
 
 # the lines _parse_setting reads: inside the performance summary one of them, of any severity, is named, not read
-SETTING_PATTERNS = (VERSION_LINE, DEVICE_LINE, FORMAT_LINE, PRECISION_LINE, SETTING_LINE, BATCH_LINE, SHAPE_LINE,
+SETTING_PATTERNS = (VERSION_LINE, DEVICE_LINE, COMPUTE_LINE, TF32_DEFAULT_LINE, FORMAT_LINE, PRECISION_LINE, SETTING_LINE, BATCH_LINE, SHAPE_LINE,
                     OVERRIDE_LINE, BINDING_LINE, WARMUP_LINE, TRACE_LINE, THROUGHPUT_LINE, ENGINE_SIZE_LINE,
                     UNSTABLE_LINE, BOUND_LINE, NO_E2E_LINE, EXPORT_PROFILE_LINE)
 
@@ -439,6 +441,10 @@ def _parse_setting(run: TrtexecRun, message: str, where: Context) -> None:
         run.tensorrt_version, run.version_line = version, number
     elif match := DEVICE_LINE.match(message):
         run.device, run.device_line = printed_once(run, "device", (run.device, run.device_line), match.group(1), where)
+    elif match := COMPUTE_LINE.match(message):
+        run.compute_capability = (int(match.group(1)), int(match.group(2)))
+    elif TF32_DEFAULT_LINE.match(message):
+        run.tf32_default_line = number
     elif match := FORMAT_LINE.match(message):
         run.model_format, run.model_format_line = match.group(1), number
     elif match := PRECISION_LINE.match(message):
