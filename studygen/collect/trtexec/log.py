@@ -217,6 +217,8 @@ def parse_log(path: Path, display: str | None = None) -> TrtexecLog:
         if prefixed is None:
             if state.get("layers") and current is not None and (layer := printed_layer(line)):
                 current.printed_layers[layer[0]] = (number, layer[1])
+            if state["mode"] == "old" and line.strip():  # foreign text (grep's "--") cuts a TensorRT 7 block:
+                state.update(block=None, cut_at=number)  # what follows is no longer the block's until a header
             continue
         message = prefixed.group("message")
         state["layers"] = starts_block(message)  # the printed layers run to the next prefixed line
@@ -368,6 +370,10 @@ def _old_summary_line(run: TrtexecRun, message: str, state: dict, where: Context
     if state["block"] and not (stat or percentile) and OLD_ANY_STAT.match(message):
         raise InputError(f"the {state['block']} {message.split(':')[0]} line does not read as 'X ms' (the line is "
                          "cut or damaged): nothing recorded", path=where.display, line=where.number)
+    if not state["block"] and (stat or percentile) and state.get("cut_at"):
+        run.unread.append((where.number, f"the statistic {shown(message)} after line {state['cut_at']}, which is no "
+                                         "trtexec line: its block's header is not in the log"))
+        return True
     if not state["block"] or not (stat or percentile):
         return False
     if stat:
