@@ -206,3 +206,15 @@ def test_a_run_whose_running_and_passed_lines_kept_but_prefixes_cut_names_its_su
     assert_refused(collect("trtexec", "--log", path, "--variant", "int8"),
                    "cut.log:2: its performance summary (line 2, '=== Performance summary ===') has no trtexec line "
                    "prefix ('[date-time] [I] ')")
+
+
+def test_a_summary_that_kept_only_the_severity_tag_is_named_as_unprefixed(collect, workdir):
+    # a README that cut the date but kept '[I] ' (as a Jetson Nano benchmark README pastes it), lines cut with
+    # '...': before, "not a trtexec console log: no '&&&& RUNNING' line and no performance summary", which is false
+    path = workdir / "tagged.md"
+    path.write_text("[I] === Performance summary ===\n[I] Throughput: 41.7 qps\n"
+                    "[I] Latency: min = 23.9 ms, max = 31.2 ms, mean = 24.1 ms, median = 24.0 ms ...\n...\n",
+                    encoding="utf-8")
+    assert_refused(collect("trtexec", "--log", path, "--variant", "fp32"),
+                   "tagged.md:1: its performance summary (line 1, '[I] === Performance summary ===') has no trtexec "
+                   "line prefix ('[date-time] [I] ')")
