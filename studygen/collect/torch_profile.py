@@ -35,7 +35,8 @@ rounding (:func:`refuse_stream_overlaps` says which overlaps are real).
 
 Kernels of several devices are never summed: such a trace is read for the
 one device ``--device`` names, else refused (:mod:`.torch_devices`). The
-GPU is the ``deviceProperties`` name of the kernels' device; a trace
+GPU is the ``deviceProperties`` name of the kernels' device (2021 traces:
+``computeProperties``; of the two, the first whose list names a device); a trace
 that lists one model only (the MI300X BERT fixture lists device 0 while its
 kernels ran on device 2) names that model, with a note.
 """
