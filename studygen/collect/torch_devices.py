@@ -57,27 +57,48 @@ def one_device(kernel_events: list[tuple], device: int | None, display: str) -> 
 
 # The top-level key a trace lists its devices under: Kineto writes
 # "deviceProperties"; traces of 2021 (the kineto tb_plugin test input, a V100
-# DGX) wrote the same list as "computeProperties", read when the first is absent.
+# DGX) wrote the same list as "computeProperties". A trace may carry both, the
+# newer one empty (a writer that emits the key before it knows any device): the
+# first key whose list names a device is read, so an empty list never hides a
+# model the other key names.
 DEVICE_LIST_KEYS = ("deviceProperties", "computeProperties")
+
+
+def _entries(listed) -> list[dict]:
+    return [entry for entry in listed if isinstance(entry, dict)] if isinstance(listed, list) else []
+
+
+def _named(entries: list[dict]) -> dict[int, str]:
+    return {entry["id"]: entry["name"] for entry in entries
+            if isinstance(entry.get("id"), int) and not isinstance(entry.get("id"), bool)
+            and isinstance(entry.get("name"), str)}
+
+
+def device_list_key(top: dict) -> str | None:
+    """The key of :data:`DEVICE_LIST_KEYS` the trace's devices are read
+    from: the first whose list names a device (an entry with an integer
+    ``id`` and a string ``name``), else the first holding any object, else
+    None. A present but empty ``deviceProperties`` (``[]``) so gives way to
+    a ``computeProperties`` that names the GPU."""
+    for wanted in (_named, _entries):
+        key = next((key for key in DEVICE_LIST_KEYS if wanted(_entries(top.get(key)))), None)
+        if key is not None:
+            return key
+    return None
 
 
 def device_entries(top: dict) -> list[dict]:
     """The device objects a trace lists (``[{"id": 0, "name": "NVIDIA H100",
-    …}, …]``), from the first of :data:`DEVICE_LIST_KEYS` present as a list;
-    entries that are not objects are left out. Empty when none is listed."""
-    for key in DEVICE_LIST_KEYS:
-        listed = top.get(key)
-        if isinstance(listed, list):
-            return [entry for entry in listed if isinstance(entry, dict)]
-    return []
+    …}, …]``), under :func:`device_list_key`; entries that are not objects
+    are left out. Empty when none is listed."""
+    key = device_list_key(top)
+    return _entries(top[key]) if key else []
 
 
 def device_names(top: dict) -> dict[int, str]:
     """Device index to model name, of the :func:`device_entries` whose
     ``id`` is an integer and ``name`` a string."""
-    return {entry["id"]: entry["name"] for entry in device_entries(top)
-            if isinstance(entry.get("id"), int) and not isinstance(entry.get("id"), bool)
-            and isinstance(entry.get("name"), str)}
+    return _named(device_entries(top))
 
 
 def distributed_info(top: dict) -> dict | None:

@@ -35,7 +35,8 @@ rounding (:func:`refuse_stream_overlaps` says which overlaps are real).
 
 Kernels of several devices are never summed: such a trace is read for the
 one device ``--device`` names, else refused (:mod:`.torch_devices`). The
-GPU is the ``deviceProperties`` name of the kernels' device; a trace
+GPU is the ``deviceProperties`` name of the kernels' device (2021 traces:
+``computeProperties``; of the two, the first whose list names a device); a trace
 that lists one model only (the MI300X BERT fixture lists device 0 while its
 kernels ran on device 2) names that model, with a note.
 """
@@ -56,7 +57,7 @@ from ..records.result import NewResult
 from .inputs import decode_at, decoder, is_number, json_error, read_input_text, significant, skip_space
 from .kernel_groups import KernelGroupRules, KernelItem, clean_sum, group_times, groups_for_record
 from ..records.trace_notes import COUNTED_IN_TOTALS, LEFT_OUT, no_step_kernel_note, unlaunched_note, unmatched_note
-from .torch_devices import device_entries, device_names, distributed_info, one_device
+from .torch_devices import device_entries, device_list_key, device_names, distributed_info, one_device
 from .torch_steps import STEP_NAME, TIMESTAMP_SLACK_US, StepRanges, attribute
 from .trace_resolution import US_DECIMALS_MS, duration_decimals, finer_than_ns, resolution_words, write_at_resolution
 
@@ -456,7 +457,7 @@ def parse_trace(path: Path, display: str | None = None, device: int | None = Non
     trace.notes.extend(note for note in (found.note, device_note) if note)
     unlisted = sorted(d for d in trace.kernel_devices if d not in devices)
     if unlisted and trace.gpu:
-        trace.notes.append(f"the kernels ran on device {', '.join(map(str, unlisted))}, which deviceProperties does "
+        trace.notes.append(f"the kernels ran on device {', '.join(map(str, unlisted))}, which {device_list_key(top)} does "
                            f"not list; it names one model only ({trace.gpu}, device "
                            f"{', '.join(map(str, sorted(devices)))}): recorded as that model")
     return trace

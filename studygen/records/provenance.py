@@ -58,18 +58,31 @@ def merge_provenance(existing: dict, incoming: dict, display: str,
     notes: list[str] = []
     corrections: list[str] = []
 
-    def differs(field: str, old, new, conflict: str, pointer: str, shown=repr, fix: str = "") -> None:
+    def differs(field: str, old, new, conflict: str, pointer: str, shown=repr, fix: str = "",
+                change: str | None = None) -> None:
         if correct is None:
             raise ConflictError(f"{conflict}; {fix}collect with --replace REASON to correct the record", path=display,
                                 pointer=pointer)
-        corrections.append(f"provenance.{field} corrected from {shown(old)} to {shown(new)}: {' '.join(correct.split())}")
+        change = change or f"from {shown(old)} to {shown(new)}"
+        corrections.append(f"provenance.{field} corrected {change}: {' '.join(correct.split())}")
 
-    if measured_without_gpu(merged) and incoming.get("gpu"):
+    given_a_gpu = measured_without_gpu(merged) and bool(incoming.get("gpu"))
+    if given_a_gpu:
         # gpu_count 0 is a known "no GPU", not a GPU left unstated: a trtexec log collected into a --cpu job
-        # filled in the log's GPU, and the job's CPU figures were keyed and printed under it (attack)
+        # filled in the log's GPU, and the job's CPU figures were keyed and printed under it (attack). Under
+        # --replace the GPU and its count change together, one correction: one note says so (the loop below
+        # would also call the GPU "filled in", as if the record had left it unstated)
+        count = incoming.get("gpu_count")
         differs("gpu", None, incoming["gpu"], f"the record was measured without a GPU (gpu_count 0), the new input "
-                f"names {incoming['gpu']!r}: one job is one measuring machine; use another --job", "/provenance/gpu")
-        merged["gpu_count"] = incoming.get("gpu_count")  # corrected: its count of none was part of the error
+                f"names {incoming['gpu']!r}: one job is one measuring machine; use another --job", "/provenance/gpu",
+                change=f"from no GPU (gpu_count 0) to {incoming['gpu']!r} "
+                       f"(gpu_count {'not stated' if count is None else count})")
+        # corrected: its count of none was part of the error. An input that names a GPU but no count (a trtexec
+        # log) leaves the count out, never null, which the schema refuses (the record was then refused as invalid)
+        if count is None:
+            merged.pop("gpu_count", None)
+        else:
+            merged["gpu_count"] = count
 
     for name in SCALAR_PROVENANCE:
         new = incoming.get(name)
@@ -78,7 +91,8 @@ def merge_provenance(existing: dict, incoming: dict, display: str,
         old = merged.get(name)
         if old is None:
             merged[name] = new
-            notes.append(f"provenance.{name} filled in: {new}")
+            if not (name == "gpu" and given_a_gpu):  # that GPU is a correction, noted as one above
+                notes.append(f"provenance.{name} filled in: {new}")
         elif old != new:
             differs(name, old, new, f"the record says {name} {old!r}, the new input says {new!r}: one job is one "
                     "measuring machine; use another --job", f"/provenance/{name}")

@@ -266,6 +266,23 @@ def test_a_gpu_log_into_a_job_measured_without_a_gpu_is_refused(run_cli, workdir
     assert path.read_bytes() == before
 
 
+
+def test_a_gpu_log_into_a_cpu_job_under_replace_is_one_correction_with_one_note(run_cli, workdir):
+    # before: refused as invalid ("None is not of type 'integer' (/provenance/gpu_count)": the log names a GPU, no
+    # count); once written, two notes for one change, "provenance.gpu filled in: NVIDIA H100 PCIe" and
+    # "provenance.gpu corrected from None to 'NVIDIA H100 PCIe': ..."
+    path = _cpu_record_stating_python(workdir, platform.python_version())
+    done = run_cli("collect", "trtexec", "--family", "demo", "--job", "cpu-2", "--log",
+                   TRTEXEC / "trt10.16_build-and-run.log", "--measurements", workdir / "measurements",
+                   "--commit", "8431bb881c3ef89e6322586b8c02de228916dd1e", "--replace", "the log is this job's GPU run")
+    assert done.exit_code == 0, done.err
+    gpu_notes = [line for line in done.out.splitlines() if "provenance.gpu" in line]
+    assert gpu_notes == ["  note: provenance.gpu corrected from no GPU (gpu_count 0) to 'NVIDIA H100 PCIe' "
+                         "(gpu_count not stated): the log is this job's GPU run"]
+    provenance = json.loads(path.read_text())["provenance"]
+    assert provenance["gpu"] == "NVIDIA H100 PCIe" and "gpu_count" not in provenance
+    assert [note for note in provenance["notes"] if "provenance.gpu" in note] == [gpu_notes[0][len("  note: "):]]
+
 def test_env_on_a_machine_without_a_gpu_is_no_measuring_machine_of_gpu_timings(run_cli, workdir):
     # attack: a TensorRT 7 log names no GPU; env on a CPU machine took the job over, its rows keyed under the CPU
     measurements = workdir / "measurements"

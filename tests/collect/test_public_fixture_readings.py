@@ -45,6 +45,32 @@ def test_device_properties_win_over_compute_properties_and_either_names_the_kern
     assert done.record["provenance"]["gpu"] == "NVIDIA A10"
 
 
+
+def test_an_empty_device_properties_list_gives_way_to_compute_properties_naming_the_gpu(collect, workdir):
+    # before: "deviceProperties": [] was taken as the list, the GPU None and the note "has no deviceProperties name"
+    empty_first = {"deviceProperties": [], "computeProperties": [{"id": 1, "name": "Tesla T4"}]}
+    done = collect("torch-profile", "--trace", _trace(workdir, "empty.json", empty_first), "--variant", "fp32")
+    assert done.exit_code == 0, done.err
+    assert done.record["provenance"]["gpu"] == "Tesla T4"
+    assert not any("has no deviceProperties name" in note for note in done.record["provenance"].get("notes", []))
+    # the real 2021 trace with an empty deviceProperties written beside its computeProperties
+    trace = json.loads(TB_PLUGIN_TRACE.read_text(encoding="utf-8"))
+    path = workdir / "tb_plugin_empty.json"
+    path.write_text(json.dumps({"deviceProperties": [], **trace}), encoding="utf-8")
+    done = collect("torch-profile", "--trace", path, "--variant", "fp32", job="job2")
+    assert done.exit_code == 0, done.err
+    assert done.record["provenance"]["gpu"] == "Tesla V100-DGXS-32GB"
+
+
+def test_the_note_on_an_unlisted_device_names_the_field_the_model_came_from(collect, workdir):
+    # the kernel ran on device 1; computeProperties names device 0 only (deviceProperties empty)
+    top = {"deviceProperties": [], "computeProperties": [{"id": 0, "name": "Tesla P100-PCIE-12GB"}]}
+    done = collect("torch-profile", "--trace", _trace(workdir, "unlisted.json", top), "--variant", "fp32")
+    assert done.exit_code == 0, done.err
+    assert done.record["provenance"]["gpu"] == "Tesla P100-PCIE-12GB"
+    assert ("the kernels ran on device 1, which computeProperties does not list; it names one model only "
+            "(Tesla P100-PCIE-12GB, device 0): recorded as that model") in done.kind("kernel_time")[0]["note"]
+
 DLA_MARK = PUBLIC / "haxconn_googlenet_dla_mark_at_-1.profile"
 DLA_TRANSITION = PUBLIC / "haxconn_googlenet_dla_transition_at_10.profile"
 
@@ -180,3 +206,15 @@ def test_a_run_whose_running_and_passed_lines_kept_but_prefixes_cut_names_its_su
     assert_refused(collect("trtexec", "--log", path, "--variant", "int8"),
                    "cut.log:2: its performance summary (line 2, '=== Performance summary ===') has no trtexec line "
                    "prefix ('[date-time] [I] ')")
+
+
+def test_a_summary_that_kept_only_the_severity_tag_is_named_as_unprefixed(collect, workdir):
+    # a README that cut the date but kept '[I] ' (as a Jetson Nano benchmark README pastes it), lines cut with
+    # '...': before, "not a trtexec console log: no '&&&& RUNNING' line and no performance summary", which is false
+    path = workdir / "tagged.md"
+    path.write_text("[I] === Performance summary ===\n[I] Throughput: 41.7 qps\n"
+                    "[I] Latency: min = 23.9 ms, max = 31.2 ms, mean = 24.1 ms, median = 24.0 ms ...\n...\n",
+                    encoding="utf-8")
+    assert_refused(collect("trtexec", "--log", path, "--variant", "fp32"),
+                   "tagged.md:1: its performance summary (line 1, '[I] === Performance summary ===') has no trtexec "
+                   "line prefix ('[date-time] [I] ')")

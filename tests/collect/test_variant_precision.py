@@ -215,3 +215,44 @@ def test_a_flag_only_strongly_typed_build_and_an_unknown_spelling_are_not_judged
     # a precision token this reader does not know says nothing it can check: accepted under any variant
     unknown = write(workdir, built("FP32+FP6", "--fp6"), "unknown.log")
     assert collect("trtexec", "--log", unknown, "--variant", "int8", job="unknown").exit_code == 0
+
+
+PLUGIN_BUILD = TRTEXEC / "trt8.5_build-with-plugin_h2d-bound.log"  # 8.5.1, line 11 'Precision: FP32', line 69 CC 8.9
+TF32_TEN = TRTEXEC / "trt10.16_build-and-run.log"  # 10.16.1 on an H100, line 2 'TF32 is enabled by default ...'
+
+
+def _tf32_notes(done) -> list[str]:
+    return [note for note in done.record["provenance"]["notes"] if "TF32" in note]
+
+
+def test_an_fp32_build_that_left_tf32_on_is_noted_from_the_log_or_the_compute_capability(collect, study):
+    # before: no word of TF32, though TensorRT runs FP32 layers with TF32 tactics on Ampere and newer by default
+    done = collect("trtexec", "--log", TF32_TEN, "--variant", "fp32")
+    assert done.exit_code == 0, done.err
+    assert _tf32_notes(done) == [
+        "trt10.16_build-and-run.log run 1 (line 1): variant 'fp32' is declared fp32, but the build left TF32 on "
+        "(line 2: 'TF32 is enabled by default'): TensorRT may run FP32 convolutions and GEMMs with TF32 tactics, so "
+        "these figures are not full-FP32 arithmetic unless the engine is built with --noTF32"]
+    older = collect("trtexec", "--log", PLUGIN_BUILD, "--variant", "fp32", job="older")
+    assert older.exit_code == 0, older.err
+    (note,) = _tf32_notes(older)
+    assert "(compute capability 8.9, no --noTF32)" in note
+
+
+def test_no_tf32_note_where_tf32_was_off_or_declared(collect, study, workdir):
+    off = write(workdir, built("FP32", "--noTF32").replace("Precision: FP32\n", "Precision: FP32\n"
+                                                             "[04/08/2025-23:14:00] [I] Compute Capability: 8.0\n"))
+    done = collect("trtexec", "--log", off, "--variant", "fp32")
+    assert done.exit_code == 0, done.err
+    assert _tf32_notes(done) == []
+    declared = collect("trtexec", "--log", TF32_TEN, "--variant", "tf32", job="tf32")
+    assert declared.exit_code == 0, declared.err
+    assert _tf32_notes(declared) == []
+
+
+def test_no_tf32_note_on_a_gpu_older_than_ampere(collect, study, workdir):
+    pascal = write(workdir, built("FP32").replace("Precision: FP32\n", "Precision: FP32\n"
+                                                  "[04/08/2025-23:14:00] [I] Compute Capability: 6.1\n"), "pascal.log")
+    done = collect("trtexec", "--log", pascal, "--variant", "fp32")
+    assert done.exit_code == 0, done.err
+    assert _tf32_notes(done) == []

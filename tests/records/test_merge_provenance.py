@@ -78,13 +78,14 @@ def test_a_cpu_job_refuses_a_gpu_and_takes_its_count_only_under_replace():
                             "collect with --replace REASON to correct the record")
     merged, notes = merge_provenance(cpu_job, {"gpu": L4, "gpu_count": 1}, "m/job.json", correct="wrong job")
     assert (merged["gpu"], merged["gpu_count"]) == (L4, 1)
-    # the GPU is both filled in (the record stated none) and a correction (its count of none said no GPU); the count
-    # came with the GPU, so no note of its own
-    assert notes == ["provenance.gpu filled in: NVIDIA L4",
-                     "provenance.gpu corrected from None to 'NVIDIA L4': wrong job"]
-    assert merged["notes"] == ["provenance.gpu corrected from None to 'NVIDIA L4': wrong job"]
+    # one change, one note: the record's "no GPU" (gpu_count 0) became the L4 and its count. Before, two notes for
+    # it: "provenance.gpu filled in: NVIDIA L4" (as if the record had left its GPU unstated) and "corrected from None"
+    assert notes == ["provenance.gpu corrected from no GPU (gpu_count 0) to 'NVIDIA L4' (gpu_count 1): wrong job"]
+    assert merged["notes"] == notes
     merged, notes = merge_provenance(cpu_job, {"gpu": L4}, "m/job.json", correct="wrong job")
-    assert (merged["gpu"], merged["gpu_count"]) == (L4, None)  # a count of none no longer stands; none is given
+    assert merged["gpu"] == L4 and "gpu_count" not in merged  # a count of none no longer stands; none is given
+    assert notes == ["provenance.gpu corrected from no GPU (gpu_count 0) to 'NVIDIA L4' (gpu_count not stated): "
+                     "wrong job"]
 
 
 def test_another_software_version_is_refused_and_an_unstated_one_filled():

@@ -68,10 +68,13 @@ RUNNING = re.compile(r"^&&&& RUNNING (?P<program>\S+)(?P<tags>(?: \[[^\]]*\])*)\
 STATUS = re.compile(r"^&&&& (?P<status>PASSED|FAILED|WAIVED)\b(?: \S+(?P<tags>(?: \[[^\]]*\])*)\s*#\s*(?P<command>.*?)\s*$)?")
 VERSION_TAG = re.compile(r"\[TensorRT v(\d{4,6})\]")
 PREFIX = re.compile(r"^\[[^\]]*\] \[(?P<severity>[A-Z])\] ?(?P<message>.*)$")
+PART_PREFIX = re.compile(r"^(?:\[[^\[\]]*\] ?)+")  # bracketed tags that open a line: "[I] "
 LOG_START = re.compile(r"&&&& (?:RUNNING|PASSED|FAILED|WAIVED)\b|\[[^\[\]]*\] \[[A-Z]\](?: |$)")
 MAX_WRAPPER = 64
 VERSION_LINE = re.compile(r"^TensorRT version: (\d+(?:\.\d+)*)\s*$")
 DEVICE_LINE = re.compile(r"^Selected Device: (.+?)\s*$")
+COMPUTE_LINE = re.compile(r"^Compute Capability: (\d+)\.(\d+)\s*$")  # Device Information
+TF32_DEFAULT_LINE = re.compile(r"^TF32 is enabled by default\b")  # TensorRT 10, before the Model Options
 # Model Options' format: ONNX, Caffe, UFF for a run that builds its engine, "*" for one that loads it
 FORMAT_LINE = re.compile(r"^Format: (\S+)\s*$")
 PRECISION_LINE = re.compile(r"^Precision: (.+?)\s*$")  # Build Options: what the builder may use
@@ -123,7 +126,7 @@ SUMMARY_HEADER = "=== Performance summary ==="
 SUMMARY_OPENINGS = frozenset({SUMMARY_HEADER, *(label for label, block in OLD_BLOCK.items() if block == "host_latency")})
 
 # the lines _parse_setting reads: inside the performance summary one of them, of any severity, is named, not read
-SETTING_PATTERNS = (VERSION_LINE, DEVICE_LINE, FORMAT_LINE, PRECISION_LINE, SETTING_LINE, BATCH_LINE, SHAPE_LINE,
+SETTING_PATTERNS = (VERSION_LINE, DEVICE_LINE, COMPUTE_LINE, TF32_DEFAULT_LINE, FORMAT_LINE, PRECISION_LINE, SETTING_LINE, BATCH_LINE, SHAPE_LINE,
                     OVERRIDE_LINE, BINDING_LINE, WARMUP_LINE, TRACE_LINE, THROUGHPUT_LINE, ENGINE_SIZE_LINE,
                     UNSTABLE_LINE, BOUND_LINE, NO_E2E_LINE, EXPORT_PROFILE_LINE)
 
@@ -215,6 +218,8 @@ def parse_log(path: Path, display: str | None = None) -> TrtexecLog:
         if prefixed is None:
             if state.get("layers") and current is not None and (layer := printed_layer(line)):
                 current.printed_layers[layer[0]] = (number, layer[1])
+            if state["mode"] == "old" and line.strip():  # foreign text (grep's "--") cuts a TensorRT 7 block:
+                state.update(block=None, cut_at=number)  # what follows is no longer the block's until a header
             continue
         message = prefixed.group("message")
         state["layers"] = starts_block(message)  # the printed layers run to the next prefixed line
@@ -328,7 +333,8 @@ def _refuse_bare_summary(lines: list[str], display: str) -> None:
     trtexec's lines, and their severity, from anything else, so the figures
     are not read; before, such a file was said to have no summary at all."""
     for number, raw in enumerate(lines, start=1):
-        if raw.strip() in SUMMARY_OPENINGS:
+        # a part of the prefix may be left ("[I] === Performance summary ===", the date cut): no prefix either
+        if raw.strip() in SUMMARY_OPENINGS or PART_PREFIX.sub("", raw.strip()) in SUMMARY_OPENINGS:
             raise InputError(f"its performance summary (line {number}, {shown(raw.strip())}) has no trtexec line "
                              "prefix ('[date-time] [I] '), which tells trtexec's lines and their severity from the "
                              "rest: the log was edited (prefixes cut when pasted?); nothing recorded (collect the log "
@@ -366,6 +372,10 @@ def _old_summary_line(run: TrtexecRun, message: str, state: dict, where: Context
     if state["block"] and not (stat or percentile) and OLD_ANY_STAT.match(message):
         raise InputError(f"the {state['block']} {message.split(':')[0]} line does not read as 'X ms' (the line is "
                          "cut or damaged): nothing recorded", path=where.display, line=where.number)
+    if not state["block"] and (stat or percentile) and state.get("cut_at"):
+        run.unread.append((where.number, f"the statistic {shown(message)} after line {state['cut_at']}, which is no "
+                                         "trtexec line: its block's header is not in the log"))
+        return True
     if not state["block"] or not (stat or percentile):
         return False
     if stat:
@@ -439,6 +449,10 @@ def _parse_setting(run: TrtexecRun, message: str, where: Context) -> None:
         run.tensorrt_version, run.version_line = version, number
     elif match := DEVICE_LINE.match(message):
         run.device, run.device_line = printed_once(run, "device", (run.device, run.device_line), match.group(1), where)
+    elif match := COMPUTE_LINE.match(message):
+        run.compute_capability = (int(match.group(1)), int(match.group(2)))
+    elif TF32_DEFAULT_LINE.match(message):
+        run.tf32_default_line = number
     elif match := FORMAT_LINE.match(message):
         run.model_format, run.model_format_line = match.group(1), number
     elif match := PRECISION_LINE.match(message):

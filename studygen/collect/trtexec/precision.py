@@ -144,7 +144,8 @@ def check_declared(log: TrtexecLog | None, variant: str, declared: str | None, s
     precision the study file gives ``variant`` (None: no study, nothing to
     check), unless ``override`` gives a reason (UsageError when it is blank),
     which is returned as a note; also notes a strongly typed build and a
-    loaded plan, whose precision the log cannot show."""
+    loaded plan, whose precision the log cannot show, and an fp32 build
+    that left TF32 on (:func:`tf32_note`)."""
     if override is not None and not override.strip():
         raise UsageError("--override-precision needs a reason (why the declared precision is right for this log)")
     if log is None or declared is None:
@@ -161,6 +162,7 @@ def check_declared(log: TrtexecLog | None, variant: str, declared: str | None, s
             continue
         why = contradiction(declared, build)
         if why is None:
+            notes.extend(filter(None, [tf32_note(log, run, variant, declared, build)]))
             continue
         if override is not None:
             notes.append(f"precision: variant {variant!r} is declared {declared} but {run.label} allowed {build.shown}; "
@@ -171,3 +173,25 @@ def check_declared(log: TrtexecLog | None, variant: str, declared: str | None, s
                          "under a variant of that precision, or give --override-precision REASON",
                          path=log.display, line=run.precision_line or run.line)
     return notes
+
+
+def tf32_note(log: TrtexecLog, run: TrtexecRun, variant: str, declared: str, build: BuildPrecision) -> str | None:
+    """A note when a variant declared ``fp32`` was built without
+    ``--noTF32`` on a GPU where TensorRT runs FP32 layers with TF32 tactics
+    (its default since 7.1 on Ampere and newer): the run's log says so
+    (TensorRT 10: ``TF32 is enabled by default``) or prints a compute
+    capability of 8.0 or above. None otherwise, also where the log names
+    no compute capability (the GPU may predate TF32). A note, not a
+    refusal: the builder chose each layer's tactic and the log does not
+    show which were TF32."""
+    if declared != "fp32" or build.no_tf32:
+        return None
+    if run.tf32_default_line is not None:
+        evidence = f"line {run.tf32_default_line}: 'TF32 is enabled by default'"
+    elif run.compute_capability is not None and run.compute_capability >= (8, 0):
+        evidence = f"compute capability {'.'.join(map(str, run.compute_capability))}, no --noTF32"
+    else:
+        return None
+    return (f"{log.basename} {run.label}: variant {variant!r} is declared fp32, but the build left TF32 on "
+            f"({evidence}): TensorRT may run FP32 convolutions and GEMMs with TF32 tactics, so these figures are "
+            "not full-FP32 arithmetic unless the engine is built with --noTF32")

@@ -200,6 +200,8 @@ class TrtexecRun:
     version_line: int | None = None
     device: str | None = None
     device_line: int | None = None
+    compute_capability: tuple[int, int] | None = None  # "Compute Capability: 8.6" of the Device Information
+    tf32_default_line: int | None = None  # TensorRT 10's "TF32 is enabled by default. Add --noTF32 ..." line
     model_format: str | None = None  # "Format:" of the Model Options ("*": the engine was loaded)
     model_format_line: int | None = None
     precision: str | None = None  # "Precision:" of the Build Options, as printed

@@ -11,9 +11,10 @@ import click
 
 from ...collect import torch_profile
 from ...collect.inputs import stamp_digests, under_recorded_reads
+from ...collect.tf32 import tf32_note
 from ...records.write import WriteOutcome, write_results
 from .. import COLLECT_COMMANDS, command
-from .ingest import SourceProvenance, origin_notes, prepare, provenance_block, report, shape_notes
+from .ingest import SourceProvenance, declared_precision, origin_notes, prepare, provenance_block, report, shape_notes
 from .options import IngestOptions, SubcommandOptions, click_options, flag
 
 
@@ -44,7 +45,9 @@ class TorchProfileOutcome:
     """What ``collect torch-profile`` did: the record written, and the
     warnings for stderr (each also a provenance note of the record): the
     kernels the trace holds without their launch
-    (:func:`~studygen.collect.torch_profile.unlaunched_notes`)."""
+    (:func:`~studygen.collect.torch_profile.unlaunched_notes`), and the
+    kernels that ran TF32 under a variant declared fp32
+    (:func:`~studygen.collect.tf32.tf32_note`)."""
 
     record: WriteOutcome
     warnings: list[str] = field(default_factory=list)
@@ -63,6 +66,11 @@ def run_torch_profile(options: TorchProfileOptions) -> TorchProfileOutcome:
     stamp_digests(results, [options.trace_path])
     notes = [] if trace.gpu else [f"{Path(trace.display).name} has no deviceProperties name for the kernels' device"]
     warnings = torch_profile.unlaunched_notes(trace)
+    # without a study file the variant is only a name, and a name "fp32" is all that declares it
+    precision = declared_precision(target) if target.spec is not None else target.variant
+    tf32 = tf32_note(((k.name, k.dur_ms) for k in trace.kernels), Path(trace.display).name, target.variant,
+                     precision or "")
+    warnings += [tf32] if tf32 else []
     notes += warnings
     notes += target.notes + shape_notes(options.ingest, Path(trace.display).name) + origin_notes(origins)
     source = SourceProvenance(gpu=trace.gpu, names_gpu=trace.gpu is not None, gpu_count=trace.gpu_count)

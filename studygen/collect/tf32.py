@@ -1,0 +1,88 @@
+"""Kernels of a Kineto trace whose names say they ran TF32 tensor-core math.
+
+A variant declared fp32 is read by a study as full FP32 arithmetic, but on
+Ampere and newer NVIDIA GPUs PyTorch lets cuDNN convolutions run in TF32 by
+default (``torch.backends.cudnn.allow_tf32``), and matmuls where
+``torch.backends.cuda.matmul.allow_tf32`` is set (its default before PyTorch
+1.12) or ``torch.set_float32_matmul_precision("high")`` is called. The trace
+does not record those settings; the kernels' names do. Two spellings were
+seen on real traces:
+
+- ``tf32`` in the name: cuDNN's and cuBLAS's xmma kernels
+  (``sm80_xmma_fprop_implicit_gemm_indexed_tf32f32_tf32f32_f32_…``, in the
+  HolisticTraceAnalysis AlexNet trace on an A100), and CUTLASS's
+  (``cutlass_tensorop_s1688fprop_optimized_tf32_…``). ``3xtf32`` kernels are
+  left out: they split each FP32 operand into three TF32 parts to keep FP32
+  accuracy, which is the point of declaring fp32.
+- a float-accumulating MMA of shape 16x8x8 or 16x8x4 (``s1688gemm``,
+  ``s1684gemm``, also for ``fprop``/``dgrad``/``wgrad``) in a name that
+  names no 16- or 8-bit input type: the only FP32-input tensor-core
+  instructions of those shapes are TF32 ones. cuBLAS's embedded CUTLASS
+  kernels are spelled so (``cutlass_80_tensorop_s1688gemm_128x128_32x5_…``,
+  in HolisticTraceAnalysis's sampled DLRM trace on an A100); the same shape
+  with FP16 or BF16 inputs says so (``ampere_s1688gemm_fp16_…``,
+  ``turing_fp16_s1688gemm_fp16_…``) and is not TF32.
+
+Names that say nothing of their math (``ampere_sgemm_…`` is FP32 SIMT,
+``nvjet_…`` names no type) are never counted, so the note is a lower bound.
+It is a note, never a refusal: the figures are what the GPU did.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from .inputs import significant
+
+TF32_WORD = re.compile("tf32")
+# s + 1688/1684 + the operation: a float-accumulating m16n8k8/m16n8k4 tensor-core kernel
+TF32_SHAPE = re.compile(r"(?<![a-z0-9])s168[48](?:gemm|fprop|dgrad|wgrad)", re.IGNORECASE)
+# an input type of 16 or 8 bits named as a token of the kernel's name (split at non-alphanumerics)
+NARROW_INPUT = frozenset({"f16", "fp16", "h", "half", "bf16", "i8", "s8", "u8", "int8", "e4m3", "e5m2", "fp8"})
+TOKEN = re.compile(r"[a-z0-9]+")
+
+
+def is_tf32_kernel(name: str) -> bool:
+    """True when ``name`` (a kernel's name as the trace writes it) says the
+    kernel ran TF32 tensor-core math, by the two spellings of the module
+    docstring."""
+    lowered = name.lower()
+    if "3xtf32" in lowered:
+        return False
+    if TF32_WORD.search(lowered):
+        return True
+    if not TF32_SHAPE.search(lowered):
+        return False
+    return not any(token in NARROW_INPUT for token in TOKEN.findall(lowered))
+
+
+def tf32_note(kernels: Iterable[tuple[str, float]], trace_name: str, variant: str, precision: str) -> str | None:
+    """One line for the record's provenance notes (and stderr) when the
+    variant is declared ``fp32`` and some kernels ran TF32; None otherwise.
+
+    ``kernels``: ``(name, duration in ms)`` per kernel launch read from the
+    trace; ``precision``: the variant's declared precision (the study
+    file's, else the variant's name). Names the count of such launches of
+    all, their time and share of the kernel time (3 significant digits) and
+    the largest such kernel."""
+    if precision.lower() != "fp32":
+        return None
+    launches = list(kernels)
+    tf32: dict[str, float] = {}
+    count = 0
+    for name, dur_ms in launches:
+        if is_tf32_kernel(name):
+            tf32[name] = tf32.get(name, 0.0) + dur_ms
+            count += 1
+    if not tf32:
+        return None
+    spent = sum(tf32.values())
+    total = sum(dur for _, dur in launches)
+    share = f"{spent / total:.0%}" if total else "no"
+    largest = max(tf32, key=lambda name: (tf32[name], name))
+    return (f"{trace_name}: {count} of {len(launches)} kernel launches ran TF32 tensor-core math by their names "
+            f"({significant(spent, 3):g} ms, {share} of the kernel time; largest: {largest}), while variant {variant!r} is "
+            "declared fp32: PyTorch lets cuDNN convolutions use TF32 by default on Ampere and newer GPUs "
+            "(torch.backends.cudnn.allow_tf32), and matmuls where torch.backends.cuda.matmul.allow_tf32 is set "
+            "(the default before PyTorch 1.12); these figures are not full-FP32 arithmetic")
