@@ -79,7 +79,7 @@ def tf32_note(kernels: Iterable[tuple[str, float]], trace_name: str, variant: st
         return None
     spent = sum(tf32.values())
     total = sum(dur for _, dur in launches)
-    share = f"{spent / total:.0%}" if total else "no"
+    share = f"{spent / total:.0%}" if total else "no share"  # kernels of no time: no share to give
     largest = max(tf32, key=lambda name: (tf32[name], name))
     return (f"{trace_name}: {count} of {len(launches)} kernel launches ran TF32 tensor-core math by their names "
             f"({significant(spent, 3):g} ms, {share} of the kernel time; largest: {largest}), while variant {variant!r} is "

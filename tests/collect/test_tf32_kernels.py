@@ -53,6 +53,24 @@ def test_the_note_is_for_a_variant_declared_fp32_only():
     assert tf32_note([("ampere_sgemm_32x64_tn", 0.25)], "t.json", "base", "fp32") is None
 
 
+def test_the_note_whole_sums_each_kernels_launches_and_says_why_the_figures_are_not_fp32():
+    """Two launches of one TF32 kernel are summed for the largest; a declared precision in capitals is fp32 too;
+    kernels whose times are all zero have no share to give (no division by zero)."""
+    kernels = [("cutlass_80_tensorop_s1688gemm_128x128_32x5_nn_align4", 0.5),
+               ("sm80_xmma_wgrad_tf32f32_tf32f32_f32_nhwckrsc", 0.75),
+               ("cutlass_80_tensorop_s1688gemm_128x128_32x5_nn_align4", 0.5),
+               ("ampere_sgemm_64x64_nn", 2.25)]
+    assert tf32_note(kernels, "step.json", "fp32", "FP32") == (
+        "step.json: 3 of 4 kernel launches ran TF32 tensor-core math by their names (1.75 ms, 44% of the kernel "
+        "time; largest: cutlass_80_tensorop_s1688gemm_128x128_32x5_nn_align4), while variant 'fp32' is declared "
+        "fp32: PyTorch lets cuDNN convolutions use TF32 by default on Ampere and newer GPUs "
+        "(torch.backends.cudnn.allow_tf32), and matmuls where torch.backends.cuda.matmul.allow_tf32 is set (the "
+        "default before PyTorch 1.12); these figures are not full-FP32 arithmetic")
+    idle = tf32_note([("sm80_xmma_fprop_tf32f32_tf32f32_f32", 0.0)], "idle.json", "base", "fp32")
+    assert idle.startswith("idle.json: 1 of 1 kernel launches ran TF32 tensor-core math by their names (0 ms, no "
+                           "share of the kernel time; largest: sm80_xmma_fprop_tf32f32_tf32f32_f32)")
+
+
 def test_the_alexnet_trace_under_fp32_is_recorded_with_a_tf32_note(collect, workdir):
     # 6 launches of the cuDNN kernel sm80_xmma_fprop_implicit_gemm_indexed_tf32f32_tf32f32_f32_... 1814 us in all,
     # of 10692 us of kernels (17 %); before: no word of TF32
