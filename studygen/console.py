@@ -79,10 +79,13 @@ def leave(code: int) -> None:
     command writes is closed by then (each is written through a ``with``);
     the one exit handler registered is logging's, whose handlers studygen
     never configures. Python's own exit is kept where it still has work:
-    another thread alive (it waits for those), or a stream that cannot be
-    flushed (a closed pipe, which it reports as it always has)."""
+    another thread alive (it waits for those), multiprocessing loaded
+    (``collect run``'s compile workers, check's spawned workers off Linux:
+    its exit handler joins or ends the children and runs their finalizers),
+    or a stream that cannot be flushed (a closed pipe, which it reports as
+    it always has)."""
     threading = sys.modules.get("threading")
-    if threading is None or threading.active_count() == 1:
+    if (threading is None or threading.active_count() == 1) and "multiprocessing" not in sys.modules:
         try:
             sys.stdout.flush()
             sys.stderr.flush()

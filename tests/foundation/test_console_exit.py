@@ -67,3 +67,12 @@ def test_another_thread_alive_keeps_pythons_own_exit():
     assert done.returncode == 0
     assert done.stdout.startswith("Usage: studygen")
     assert done.stderr.splitlines() == ["thread ended", "teardown ran"]
+
+
+def test_multiprocessing_loaded_keeps_pythons_own_exit():
+    """A process that loaded multiprocessing (collect run's compile workers, check's spawned workers off Linux)
+    ends through Python's exit, whose handler joins or ends its children: the teardown runs."""
+    done = _run(["--help"], before="import multiprocessing\n")
+    assert done.returncode == 0
+    assert done.stdout.startswith("Usage: studygen")
+    assert done.stderr == "teardown ran\n"
