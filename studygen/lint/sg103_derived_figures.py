@@ -198,6 +198,10 @@ def _table_findings(document: Document, table: Table, original: Table | None = N
         for row_index in fit.missed:
             if not _pools_several(table, row_index, (target, fit.first, fit.second)):
                 operand_pair = _row_operands(table, target, fit, row_index, pools)
+                # a rate row's speedup read new / old under time rows' old / new: the swapped pair giving the
+                # printed figure is the column's own definition for that row, not a miss
+                if operand_pair != fit.operands(row_index) and fits(fit.formula, *operand_pair, target.values[row_index]):
+                    continue
                 findings.append(_column_finding(document, table, target, fit, row_index, original, operand_pair))
     return findings
 
