@@ -75,6 +75,7 @@ from .document import Block, Document, Sentence, Series, Table
 from .figures import (RATE_UNITS, RATIO_UNITS, Figure, Range, commensurable_units, figure_in_unit, in_unit, near_range, rounding_keys,
                       with_unit)
 from .repeat_ranges import axis_named, repeats_spanned, rows_are
+from .repeated_tables import repeated_unions
 from .range_quantity import SPEED_RATIO_AFTER_RE, clause_kind, holds_quantity, speedup_reading
 from .range_rows import band_rows, baseline_rows, is_band
 from .range_width import loose_range
@@ -172,6 +173,7 @@ class _ValueIndex:
         self._maps: dict[tuple[str, int], dict[int, list[Series]]] = {}
         self._sections: dict[tuple[int, str | None], SectionSeries] = {}
         self.difference_units: set[str | None] = set()  # units of series whose header names a difference
+        self.repeated: dict = {}  # tables of one layout, grouped and joined (repeated_tables.repeated_unions)
 
     def holding(self, unit: str, figure: Figure) -> list[Series]:
         key = (unit, figure.decimals)
@@ -267,8 +269,7 @@ def _check_range(document: Document, index: _ValueIndex, block: Block, sentence:
     if is_band(sentence, rng):
         return None  # it selects the rows another range of the sentence summarises
     candidates: list[Candidate] = []
-    # the range as printed, then in each other unit of its dimension the tables use ("8.2 to 11.6 s" over "ttft (ms)"),
-    # a percent faster as the ratio over a speedup column in x ("5-16% faster" over "1.19x faster")
+    # as printed, in each other unit of its dimension the tables use ("8.2 to 11.6 s" over "ttft (ms)"), as a ratio ("5% faster")
     ratio = speedup_reading(block.text, rng) if "x" in document.series_by_unit else None
     for reading in (rng, *(in_unit(rng, u) for u in commensurable_units(rng.unit) if u in document.series_by_unit),
                     *([ratio] if ratio else [])):
@@ -338,6 +339,7 @@ def _plain_sources(document: Document, index: _ValueIndex, block: Block, sentenc
     at_lo = index.holding(unit, rng.lo)
     at_hi = index.holding(unit, rng.hi)
     yield from far_unions(block, sentence, rng, at_lo, at_hi)  # a far table's variants that split its rows, tied
+    yield from repeated_unions(document, index.repeated, sentence, rng)  # a column of tables of one layout, joined
     hi_ids = {id(s) for s in at_hi}
     chosen: dict[int, Series] = {}
     for series in at_lo:
