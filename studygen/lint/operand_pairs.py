@@ -70,11 +70,13 @@ def restated_groups(text: str, figures: list[Figure]) -> list[Restated]:
     groups: list[Restated] = []
     for figure in figures:
         last = groups[-1] if groups else None
-        if last is not None and len(last.figures) == 1 and (close := _RESTATED_CLOSE_RE.match(text, figure.end)) \
-                and (opening := _RESTATED_OPEN_RE.fullmatch(text, last.end, figure.start)) \
+        # the plain tests first: a process whose figures sit in no parenthesis never compiles the two patterns
+        if last is not None and len(last.figures) == 1 and last.figures[0].unit is not None \
                 and (figure.unit in RATIO_UNITS) == (last.figures[0].unit in RATIO_UNITS) \
-                and (figure.unit in RATIO_UNITS or not opening.group(1)) \
-                and (figure.unit in RATIO_UNITS or measured(figure)) and last.figures[0].unit is not None:
+                and (figure.unit in RATIO_UNITS or measured(figure)) and "(" in text[last.end:figure.start] \
+                and (close := _RESTATED_CLOSE_RE.match(text, figure.end)) \
+                and (opening := _RESTATED_OPEN_RE.fullmatch(text, last.end, figure.start)) \
+                and (figure.unit in RATIO_UNITS or not opening.group(1)):
             named = UNITS.get(close.group(1) or "") if figure.unit in RATIO_UNITS else figure.unit
             groups[-1] = Restated((*last.figures, figure), (*last.named, named), opening.end() - 1, close.end())
         else:

@@ -116,7 +116,7 @@ __all__ = ["clause_kind", "column_kind", "family", "holds_quantity"]
 
 # "1.9x - 3.7x faster", "5-16% faster", "an 11-16% performance advantage": a range of speed ratios, the quantity a
 # column headed as a speedup holds; one word may stand between the range and the word that says so
-SPEED_RATIO_AFTER_RE = lazy_compile(r"\W*(?:[a-z]+\s+)?(?:faster|slower|quicker|speed-?ups?|slowdowns?|advantage)\b",
+SPEED_RATIO_AFTER_RE = lazy_compile(r"\W*(?:\w+\s+)?(?:faster|slower|quicker|speed-?ups?|slowdowns?|advantage)\b",
                                     re.IGNORECASE)
 # "outperforms ONNX models by 5-16%": the same said before the range
 _SPEED_BY_BEFORE_RE = lazy_compile(r"\b(?:outperform|faster|beat)\w*\b[^,;.]{0,40}\bby\s*$", re.IGNORECASE)
