@@ -5,9 +5,9 @@ with its unit and its printed decimals; the decimals give the rounding a
 check must allow (a value printed ``0.19`` stands for 0.185 to 0.195).
 Units understood: ms, s, us, ns, %, x, MiB, GiB, KiB, MB, GB, KB, AP, AP50,
 AP75 and the rates (:data:`RATE_UNITS`) tokens/s, images/s, requests/s,
-queries/s, samples/s, sequences/s, iterations/s, inferences/s and the
+queries/s, samples/s, sequences/s, iterations/s, inferences/s, frames/s and the
 bandwidths MB/s, GB/s, TB/s, MiB/s, GiB/s (aliases such as ``µs``, ``×``,
-``img/s``, ``req/s``, ``QPS`` and the "/sec" spellings, ``inf/sec``, map onto
+``img/s``, ``req/s``, ``QPS``, ``FPS`` and the "/sec" spellings, ``inf/sec``, map onto
 these). ``800 x 1067`` is a shape and ``11.4.0.106`` a
 version, never figures; ``B200`` or ``fp16`` hold no figure.
 
@@ -51,6 +51,8 @@ UNITS: dict[str, str] = {
     # a model's forward passes per second ("inferences/sec", "inf/s"): a throughput like the rest
     "inferences/s": "inferences/s", "inference/s": "inferences/s", "inf/s": "inferences/s",
     "inferences/sec": "inferences/s", "inference/sec": "inferences/s", "inf/sec": "inferences/s",
+    # a video or camera pipeline's frames per second ("57.50 FPS"): a throughput, the higher the better
+    "frames/s": "frames/s", "frames/sec": "frames/s", "FPS": "frames/s", "fps": "frames/s",
     "AP": "AP", "mAP": "AP", "AP50": "AP50", "AP75": "AP75", "mAP50": "AP50", "mAP75": "AP75",
 }
 RATIO_UNITS = frozenset({"x", "%"})

@@ -10,9 +10,10 @@ and its whole ("5.363 of 10.692 ms"). Cases: tests/lint/test_prose_pairs.py.
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from ..patterns import lazy_compile
-from .figures import RATIO_UNITS, Figure
+from .figures import RATIO_UNITS, UNITS, Figure
 
 _COMPARE_GAP_RE = lazy_compile(r"\s*(?:vs\.?|versus|against|compared\s+(?:to|with)|→|->|over)\s*", re.IGNORECASE)
 # "0.2754 ms on the RTX 3080 against 1.398 ms", "12 ms for one GPU vs 20 ms": a figure, a short phrase that says
@@ -38,6 +39,50 @@ _AND_GAP_RE = lazy_compile(r"(?:\s+(?:in|on|at|for|with|under)\s+[A-Za-z][\w.+-]
                            re.IGNORECASE)
 # "5.363 of 10.692 ms", "5.363 ms out of the 10.692 ms": a part and its whole (a share), the whole in a measured unit
 _OF_GAP_RE = lazy_compile(r"\s+(?:out\s+)?of\s+(?:the\s+|its\s+|a\s+)?(?:total\s+(?:of\s+)?)?", re.IGNORECASE)
+
+# "17.39 ms/frame (57.50 FPS)", "36% lower latency (+58% FPS)": a figure restated in another unit in the
+# parenthesis right after it; the opening (a "/frame" tail of the first unit allowed; after a ratio, up to three
+# words, group 1) and the closing, with the word naming the second figure's quantity when it is no unit of its
+# own (group 1: "FPS" after "+58%")
+_RESTATED_OPEN_RE = lazy_compile(r"(?:/\w+)?((?:\s+[A-Za-z][\w-]*){0,3})\s*\(\s*")
+_RESTATED_CLOSE_RE = lazy_compile(r"\s*(\w+)?\s*\)")
+
+
+class Restated(NamedTuple):
+    """One measurement as printed in one or more units: ``figures`` (the
+    first as printed, then those its parenthesis restates it in), ``named``
+    the unit a word after each names ("+58% FPS": frames/s; None when
+    none), and ``opening``/``end`` the offsets of the parenthesis (both the
+    first figure's end when it has none)."""
+
+    figures: tuple[Figure, ...]
+    named: tuple[str | None, ...]
+    opening: int
+    end: int
+
+
+def restated_groups(text: str, figures: list[Figure]) -> list[Restated]:
+    """``figures`` (in text order) grouped by :class:`Restated`: a figure
+    and the one in the parenthesis right after it, when both are measured
+    or both ratios ("20.0 ms (50.0 FPS)", "36% (+58% FPS)"); a count or a
+    ratio beside a measured figure ("12 ms (3 runs)", "20 ms (1.3x)") stays
+    a figure of its own."""
+    groups: list[Restated] = []
+    for figure in figures:
+        last = groups[-1] if groups else None
+        # the plain tests first: a process whose figures sit in no parenthesis never compiles the two patterns
+        if last is not None and len(last.figures) == 1 and last.figures[0].unit is not None \
+                and (figure.unit in RATIO_UNITS) == (last.figures[0].unit in RATIO_UNITS) \
+                and (figure.unit in RATIO_UNITS or measured(figure)) and "(" in text[last.end:figure.start] \
+                and (close := _RESTATED_CLOSE_RE.match(text, figure.end)) \
+                and (opening := _RESTATED_OPEN_RE.fullmatch(text, last.end, figure.start)) \
+                and (figure.unit in RATIO_UNITS or not opening.group(1)):
+            named = UNITS.get(close.group(1) or "") if figure.unit in RATIO_UNITS else figure.unit
+            groups[-1] = Restated((*last.figures, figure), (*last.named, named), opening.end() - 1, close.end())
+        else:
+            groups.append(Restated((figure,), (None,), figure.end, figure.end))
+    return groups
+
 
 def compared_pairs(sentence, text: str, tokens) -> list[tuple[Figure, Figure]]:
     """Pairs of figures the sentence compares: changes ("from A to B", also

@@ -75,7 +75,8 @@ from .document import Block, Document, Sentence, Series, Table
 from .figures import (RATE_UNITS, RATIO_UNITS, Figure, Range, commensurable_units, figure_in_unit, in_unit, near_range, rounding_keys,
                       with_unit)
 from .repeat_ranges import axis_named, repeats_spanned, rows_are
-from .range_quantity import clause_kind, holds_quantity
+from .repeated_tables import repeated_unions
+from .range_quantity import SPEED_RATIO_AFTER_RE, clause_kind, holds_quantity, speedup_reading
 from .range_rows import band_rows, baseline_rows, is_band
 from .range_width import loose_range
 from .restriction import sweep_end_rows
@@ -89,8 +90,6 @@ from .variant_ranges import across_variants, far_unions, names_only_its_column
 CODE = "SG101"
 MAX_ROWS_NAMED = 8
 
-# "1.9x - 3.7x faster": a ratio of speeds, the quantity a column headed as a speedup holds (in any section)
-_SPEED_RATIO_AFTER_RE = lazy_compile(r"\W*(?:faster|slower|quicker|speed-?ups?|slowdowns?)\b", re.IGNORECASE)
 # Units that name a quantity by themselves (ms or x could be anything).
 _SPECIFIC_UNITS = RATE_UNITS | {"AP", "AP50", "AP75", "MiB", "GiB", "KiB", "MB", "GB", "KB"}
 # A header naming a difference column may stand for a range of differences.
@@ -174,6 +173,7 @@ class _ValueIndex:
         self._maps: dict[tuple[str, int], dict[int, list[Series]]] = {}
         self._sections: dict[tuple[int, str | None], SectionSeries] = {}
         self.difference_units: set[str | None] = set()  # units of series whose header names a difference
+        self.repeated: dict = {}  # tables of one layout, grouped and joined (repeated_tables.repeated_unions)
 
     def holding(self, unit: str, figure: Figure) -> list[Series]:
         key = (unit, figure.decimals)
@@ -269,8 +269,10 @@ def _check_range(document: Document, index: _ValueIndex, block: Block, sentence:
     if is_band(sentence, rng):
         return None  # it selects the rows another range of the sentence summarises
     candidates: list[Candidate] = []
-    # the range as printed, then in each other unit of its dimension the tables use ("8.2 to 11.6 s" over "ttft (ms)")
-    for reading in (rng, *(in_unit(rng, u) for u in commensurable_units(rng.unit) if u in document.series_by_unit)):
+    # as printed, in each other unit of its dimension the tables use ("8.2 to 11.6 s" over "ttft (ms)"), as a ratio ("5% faster")
+    ratio = speedup_reading(block.text, rng) if "x" in document.series_by_unit else None
+    for reading in (rng, *(in_unit(rng, u) for u in commensurable_units(rng.unit) if u in document.series_by_unit),
+                    *([ratio] if ratio else [])):
         start = len(candidates)
         conclusive = _scan(document, index, block, sentence, reading, candidates)
         if reading is not rng:  # read in another unit: both endpoints found, or most of a column of its section inside
@@ -337,6 +339,7 @@ def _plain_sources(document: Document, index: _ValueIndex, block: Block, sentenc
     at_lo = index.holding(unit, rng.lo)
     at_hi = index.holding(unit, rng.hi)
     yield from far_unions(block, sentence, rng, at_lo, at_hi)  # a far table's variants that split its rows, tied
+    yield from repeated_unions(document, index.repeated, sentence, rng)  # a column of tables of one layout, joined
     hi_ids = {id(s) for s in at_hi}
     chosen: dict[int, Series] = {}
     for series in at_lo:
@@ -437,7 +440,7 @@ def _scan_series(sources, index: _ValueIndex, block: Block, sentence: Sentence, 
                 series.sole_of_unit and len(block.document.series_by_section.get((block.section, series.unit), ())) == 1)
         else:
             overlap = _ties(series, sentence) or (series.sole_of_unit and series.unit in _SPECIFIC_UNITS) or (
-                ratio_header(series.header) and _SPEED_RATIO_AFTER_RE.match(block.text, rng.end) is not None)
+                ratio_header(series.header) and SPEED_RATIO_AFTER_RE.match(block.text, rng.end) is not None)
         # the heading over the table may name the quantity its columns do not ("Time per token (ms)")
         overlap = overlap or bool(table.heading_words & words)
         if not same_section and series.quantity - series.measure & sentence.keywords and (

@@ -106,7 +106,7 @@ from .prose_changes import change_findings, change_formulas, changes_of
 from .inline_comparisons import comparison_findings
 from .joined_ratios import joined_ratio_findings
 from .named_operands import named_series
-from .operand_pairs import compared_pairs, share_pairs
+from .operand_pairs import compared_pairs, restated_groups, share_pairs
 from .prose_rows import figure_clause, row_ratio_findings
 from .prose_tables import ratio_findings, share_findings
 from .total_shares import total_share_findings
@@ -198,6 +198,10 @@ def _table_findings(document: Document, table: Table, original: Table | None = N
         for row_index in fit.missed:
             if not _pools_several(table, row_index, (target, fit.first, fit.second)):
                 operand_pair = _row_operands(table, target, fit, row_index, pools)
+                # a rate row's speedup read new / old under time rows' old / new: the swapped pair giving the
+                # printed figure is the column's own definition for that row, not a miss
+                if operand_pair != fit.operands(row_index) and fits(fit.formula, *operand_pair, target.values[row_index]):
+                    continue
                 findings.append(_column_finding(document, table, target, fit, row_index, original, operand_pair))
     return findings
 
@@ -350,19 +354,29 @@ def _inline_claims(text: str, tokens, starts: list[int]) -> list[_Claim]:
     "int8 (0.0440 ms) is 3.0x faster than fp16 (0.0388 ms)", "int8 at
     0.0440 ms is 1.5x faster than fp16 at 0.0388 ms": three figures in a
     row, the outer two of one measured unit, "than" before the last and no
-    clause break or other figure between them."""
+    clause break or other figure between them; a figure and its restatement in
+    another unit ("17.39 ms (57.50 FPS)", :func:`~.operand_pairs.restated_groups`)
+    count as one: "36% lower latency (+58% FPS)" reads the 36% over the ms, the
+    +58% over the FPS its word names (tests/lint/test_restated_figures.py)."""
     claims = []
-    figures = [t for t in tokens if t.start in starts]  # "batch 4" between them is a label, not a figure
-    for before, middle, after in zip(figures, figures[1:], figures[2:]):
-        subject, derived, reference = before.figure, middle.figure, after.figure
-        if derived.unit not in RATIO_UNITS or subject.unit is None or subject.unit in RATIO_UNITS \
-                or subject.unit != reference.unit:
+    groups = restated_groups(text, [t.figure for t in tokens if t.start in starts])  # "batch 4": a label
+    for before, middle, after in zip(groups, groups[1:], groups[2:]):
+        if middle.figures[0].start - before.end > _INLINE_REACH or \
+                _NEW_CLAUSE_RE.search(text, before.end, middle.figures[0].start):
             continue
-        if derived.start - subject.end > _INLINE_REACH or _NEW_CLAUSE_RE.search(text, subject.end, derived.start):
+        # the words between the ratio and its reference, the parenthesis restating the ratio left out
+        if not _THAN_GAP_RE.fullmatch(gap := text[middle.figures[0].end:middle.opening] + text[middle.end:after.figures[0].start]):
             continue
-        if not _THAN_GAP_RE.fullmatch(text, derived.end, reference.start):
-            continue
-        claims.append(_Claim(derived, subject, reference))
+        for position, (derived, named) in enumerate(zip(middle.figures, middle.named)):
+            # the pair in the unit its word names, else printed first (or restated) like it, of the quantity its words name
+            pairs = [(s, r) for s in before.figures for r in after.figures if s.unit == r.unit and s.unit is not None
+                     and s.unit not in RATIO_UNITS and named in (None, s.unit)] if derived.unit in RATIO_UNITS else []
+            if named is None and len(middle.figures) > 1:
+                pairs = [(s, r) for s, r in pairs if (s in before.figures[1:]) == (position > 0)]
+            if len(pairs) > 1:
+                pairs = [p for p in pairs if kind_of_unit(p[0].unit) == kind_of_words(label_tokens(normalize(gap)))]
+            if pairs:
+                claims.append(_Claim(derived, *pairs[0]))
     return claims
 
 

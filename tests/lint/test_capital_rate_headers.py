@@ -16,7 +16,7 @@ from studygen.lint.columns import header_unit
 SWEEP = """\
 # Decoders
 
-| Streams | Decoder | Frames/s | Images/sec |
+| Streams | Decoder | Retries/s | Images/sec |
 |---|---|---|---|
 | 1 | cpu | 41.0 | 38.2 |
 | 1 | gpu | 55.5 | 36.9 |
@@ -35,7 +35,7 @@ def test_a_capitalised_rate_header_names_its_unit(header, unit):
 
 
 def test_a_header_word_that_is_no_rate_names_none():
-    assert header_unit("Frames/s") is None  # no frame rate in the unit table: left unread, as before
+    assert header_unit("Retries/s") is None  # no retry rate in the unit table: left unread, as before
     assert header_unit("Decoder") is None
 
 
