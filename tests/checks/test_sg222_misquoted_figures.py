@@ -406,3 +406,26 @@ def test_a_waiver_or_explanation_giving_a_figure_is_no_quote_of_the_study(tmp_pa
                             waivers=[waiver]))
     findings = codes(run_checks(study), "SG222")
     assert [(f.pointer, f.waived_reason) for f in findings] == [("/decision/summary", "0.03395 ms is the vendor's figure")]
+
+
+@pytest.mark.parametrize("summary", [
+    "Spread over its 4 images that is 0.04295 ms per image.",  # one digit from 0.04395, yet a batch's share
+    "Spread over its 4 images that is 0.04295 ms/img.",
+    "Spread over its 4 images that is 0.04295 ms per-sample.",
+    "Spread over its 4 images that is 0.04295 ms a frame.",
+])
+def test_a_time_per_image_is_a_batch_divided_not_a_quote(tmp_path, summary):
+    # a new user's trial: "batch 64 ... 1.13 ms per image" (72.63 ms / 64) was reported one digit from 0.13 ms
+    assert _findings(tmp_path, summary) == []
+
+
+def test_a_time_per_batch_or_iteration_is_still_a_quote(tmp_path):
+    for summary in ("It takes 0.04295 ms per batch.", "It takes 0.04295 ms/iteration.", "It takes 0.04295 ms each."):
+        (finding,) = _findings(tmp_path, summary)
+        assert "quotes 0.04295 ms" in finding.message and "one digit away: 0.04395 ms" in finding.message
+
+
+def test_quoted_figures_leave_out_a_figure_per_item():
+    assert [number for number, _, _ in quoted_figures("1.13 ms per image, 2.1 ms/img, 0.5 ms a token, 3.04 ms at "
+                                                       "batch 1, 4.2 ms/iteration, 12.57 MiB per engine")] == [
+        "3.04", "4.2", "12.57"]
