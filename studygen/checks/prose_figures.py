@@ -25,13 +25,15 @@ MIN_SIGNIFICANT = 3  # fewer: a round target or threshold, not a quotation of a 
 MAX_QUOTED_CHARACTERS = 32
 _NUMBER = r"\d+(?:\.\d+)?"
 _SENTENCE_END = lazy_compile(r"[.!?;](?=\s|$)")
-# "0.03395 ms", "0.03395 to 0.04 ms" (both ends), "AP 0.4625", "0.4625 AP"; not inside a version, date or word,
+# "0.03395 ms", "0.03395 to 0.04 ms", "0.04395 against 0.1536 ms" (both figures; a whole number before "against" is
+# a count: "batch 128 against ..."), "AP 0.4625", "0.4625 AP"; not inside a version, date or word,
 # nor a time or size per image, sample or token ("1.13 ms per image", "2.1 ms/img"): a batch's figure divided by
 # its size, which no record holds (a trial's "batch 64 ... 1.13 ms per image" of 72.63 ms was read as a misquote)
 _PER_ITEM = (r"\s*(?:/|per[\s-]+|an?\s+)(?:images?|imgs?|samples?|items?|frames?|tokens?|requests?|queries|query|"
              r"examples?|inputs?|sequences?|elements?|pictures?|photos?)\b")
 _FIGURE_RE = re.compile(
-    rf"(?<![\w.\-/])(?:(?P<first>{_NUMBER})\s*(?:to|–|—|-)\s*)?(?P<number>{_NUMBER})(?![\w.]?\d)\s*"
+    rf"(?<![\w.\-/])(?:(?P<first>{_NUMBER})\s*(?:to|–|—|-)\s*|(?P<other>\d+\.\d+)\s*(?:against|vs\.?|versus)\s+)?"
+    rf"(?P<number>{_NUMBER})(?![\w.]?\d)\s*"
     rf"(?P<unit>ms|µs|μs|us|MiB|MB|GiB|GB|AP|points?)(?![\w-])(?!{_PER_ITEM})"
     rf"|\bAP\s*(?:of\s+|=\s*|:\s*)?(?P<ap>{_NUMBER})(?![\w.]?\d|[\w-])")
 
@@ -123,7 +125,7 @@ def quoted_figures(text: str):
         if match.group("ap") is not None:
             yield match.group("ap"), "AP", match.start("ap")
             continue
-        for name in ("first", "number"):
+        for name in ("first", "other", "number"):
             if match.group(name) is not None:
                 yield match.group(name), match.group("unit"), match.start(name)
 

@@ -231,6 +231,9 @@ def test_quoted_figures():
         ("3.1", "points")]
     assert figures("TensorRT 10.16.1 ms, 2023-03-25 ms, v1.234 ms, 12.5msec, sm_90 MB") == []
     assert figures("43.95 µs and 43.95 us") == [("43.95", "µs"), ("43.95", "us")]
+    # both figures of "A against B ms"; a whole number there is a count ("batch 128 against 247.0 ms")
+    assert figures("(0.04395 against 0.1536 ms), 2.75 vs. 1.34 ms, batch 128 against 247.0 ms") == [
+        ("0.04395", "ms"), ("0.1536", "ms"), ("2.75", "ms"), ("1.34", "ms"), ("247.0", "ms")]
     assert [start for _, _, start in quoted_figures("at 0.03395 ms, AP 0.462")] == [3, 18]
 
 
