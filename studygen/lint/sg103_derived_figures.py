@@ -329,9 +329,12 @@ _POPULATION_SHARE_RE = lazy_compile(
 _MAX_GAP = 30  # characters between a derived figure and the figures it is derived from
 
 # "is 3.0x faster than fp16 (", "gives 1.5x lower latency than fp16 at ": a ratio between its subject's figure
-# before it and its reference's figure after "than"; group 1 is what names the reference
+# before it and its reference's figure after "than"; group 1 is what names the reference. A multiple of the
+# reference ("is 1.8x the fp32 median of ", "1.8x that of fp32 (") has no comparative (_TIMES_GAP_RE)
 _THAN_GAP_RE = lazy_compile(r"\s*(?:[\w-]+\s+){1,3}?than\s+([^;()]{1,40}?)\s*(?:\(|\bat\s+|\btakes\s+|,\s*)?",
                             re.IGNORECASE)
+_TIMES_GAP_RE = lazy_compile(r"\s*(?:that\s+of\s+|those\s+of\s+|the\s+)([^;()]{1,40}?)\s*(?:\(|\bof\s+|\bat\s+|,\s*)",
+                             re.IGNORECASE)
 _INLINE_REACH = 40  # characters between a subject's figure and the ratio after it ("(0.0440 ms) is 3.0x")
 
 
@@ -348,9 +351,11 @@ class _Claim(NamedTuple):
 def _inline_claims(text: str, tokens, starts: list[int]) -> list[_Claim]:
     """Ratios and percent changes printed between their two operands:
     "int8 (0.0440 ms) is 3.0x faster than fp16 (0.0388 ms)", "int8 at
-    0.0440 ms is 1.5x faster than fp16 at 0.0388 ms": three figures in a
-    row, the outer two of one measured unit, "than" before the last and no
-    clause break or other figure between them."""
+    0.0440 ms is 1.5x faster than fp16 at 0.0388 ms", "int8's 0.2754 ms is
+    1.8x the fp32 median of 0.1536 ms": three figures in a row, the outer two
+    of one measured unit, "than" (or, for a ratio in x, "the" or "that of": a
+    multiple of the reference) before the last and no clause break or other
+    figure between them."""
     claims = []
     figures = [t for t in tokens if t.start in starts]  # "batch 4" between them is a label, not a figure
     for before, middle, after in zip(figures, figures[1:], figures[2:]):
@@ -360,7 +365,8 @@ def _inline_claims(text: str, tokens, starts: list[int]) -> list[_Claim]:
             continue
         if derived.start - subject.end > _INLINE_REACH or _NEW_CLAUSE_RE.search(text, subject.end, derived.start):
             continue
-        if not _THAN_GAP_RE.fullmatch(text, derived.end, reference.start):
+        if not (_THAN_GAP_RE.fullmatch(text, derived.end, reference.start)
+                or derived.unit == "x" and _TIMES_GAP_RE.fullmatch(text, derived.end, reference.start)):
             continue
         claims.append(_Claim(derived, subject, reference))
     return claims
