@@ -25,10 +25,17 @@ MIN_SIGNIFICANT = 3  # fewer: a round target or threshold, not a quotation of a 
 MAX_QUOTED_CHARACTERS = 32
 _NUMBER = r"\d+(?:\.\d+)?"
 _SENTENCE_END = lazy_compile(r"[.!?;](?=\s|$)")
-# "0.03395 ms", "0.03395 to 0.04 ms" (both ends), "AP 0.4625", "0.4625 AP"; not inside a version, date or word
+# "0.03395 ms", "0.03395 to 0.04 ms", "0.04395 against 0.1536 ms" (both figures; a whole number before "against" is
+# a count: "batch 128 against ..."), "AP 0.4625", "0.4625 AP"; not inside a version, date or word,
+# what follows a time or size per image, sample or token ("1.13 ms per image", "2.1 ms/img"): a batch's figure
+# divided by its size, a result (SG224) but no record's figure (a trial's "batch 64 ... 1.13 ms per image" of
+# 72.63 ms was read as a misquote)
+_PER_ITEM_RE = lazy_compile(r"\s*(?:/|per[\s-]+|an?\s+)(?:images?|imgs?|samples?|items?|frames?|tokens?|requests?|"
+                            r"queries|query|examples?|inputs?|sequences?|elements?|pictures?|photos?)\b")
 _FIGURE_RE = re.compile(
-    rf"(?<![\w.\-/])(?:(?P<first>{_NUMBER})\s*(?:to|–|—|-)\s*)?(?P<number>{_NUMBER})(?![\w.]?\d)\s*"
-    r"(?P<unit>ms|µs|μs|us|MiB|MB|GiB|GB|AP|points?)(?![\w-])"
+    rf"(?<![\w.\-/])(?:(?P<first>{_NUMBER})\s*(?:to|–|—|-)\s*|(?P<other>\d+\.\d+)\s*(?:against|vs\.?|versus)\s+)?"
+    rf"(?P<number>{_NUMBER})(?![\w.]?\d)\s*"
+    rf"(?P<unit>ms|µs|μs|us|MiB|MB|GiB|GB|AP|points?)(?![\w-])"
     rf"|\bAP\s*(?:of\s+|=\s*|:\s*)?(?P<ap>{_NUMBER})(?![\w.]?\d|[\w-])")
 
 
@@ -113,13 +120,16 @@ def ap_factor(number: str) -> float:
     return POINTS_PER_UNIT["AP"] if float(number) > 1 else 1.0
 
 
-def quoted_figures(text: str):
-    """``(number text, unit as written, offset)`` of each figure with a unit in ``text``, in order."""
+def quoted_figures(text: str, per_item: bool = True):
+    """``(number text, unit as written, offset)`` of each figure with a unit in ``text``, in order; without those
+    per image, sample or token ("1.13 ms per image") unless ``per_item``."""
     for match in _FIGURE_RE.finditer(text):
+        if not per_item and _PER_ITEM_RE.match(text, match.end()):
+            continue
         if match.group("ap") is not None:
             yield match.group("ap"), "AP", match.start("ap")
             continue
-        for name in ("first", "number"):
+        for name in ("first", "other", "number"):
             if match.group(name) is not None:
                 yield match.group(name), match.group("unit"), match.start(name)
 
@@ -130,9 +140,10 @@ def quotations(spec) -> list[tuple[tuple, int, str, str, str]]:
     (:func:`~studygen.study.placeholders.claim_strings`) quote as a
     measurement: at least :data:`MIN_SIGNIFICANT` significant digits and at
     most :data:`MAX_QUOTED_CHARACTERS` characters; ``sentence`` the one it
-    stands in (:func:`sentence_at`). SG213 and SG222 read these."""
+    stands in (:func:`sentence_at`); a figure per image, sample or token is a batch's divided, no quotation of a
+    measurement. SG213 and SG222 read these."""
     return [(path, start, number, unit, sentence_at(text, start)) for path, text in claim_strings(spec)
-            for number, unit, start in quoted_figures(text)
+            for number, unit, start in quoted_figures(text, per_item=False)
             if significant_digits(number) >= MIN_SIGNIFICANT and len(number) <= MAX_QUOTED_CHARACTERS]
 
 

@@ -13,7 +13,10 @@ The study file's own prose (title, description, decision: the fields
 them) is read too (:func:`quoted_unstable`): a latency it quotes (``14.17
 ms``, at least three significant digits) that only unstable timings give at
 its printed digits, of the rows its sentence names where it names any, is
-one warning at the field, unless its sentence says the figure is unstable
+one warning at the field (a stable timing of a run that another timing flags
+unstable is that run's: trtexec's host latency of a run without data
+transfers is its GPU compute time, and only the latter carries the run's
+coefficient of variation), unless its sentence says the figure is unstable
 (the sentence as its writer ends it, up to a full stop: "0.04395 ms at batch
 4; trtexec flagged every one of these timings as unstable" says it, where a
 second new user's trial was warned twice). Case (a new user's trial): a decision summary said "bf16 is faster than
@@ -39,6 +42,7 @@ from ..records.jsonpos import pointer_from_path
 from ..records.load import yaml_text_line
 from ..render.produced import kinds_where
 from ..study.placeholders import claim_strings
+from ..study.timing import run_of
 from .base import readme_finding
 from .prose_figures import decimals_of, printed_as, quotations
 from .readme_text import quote
@@ -92,8 +96,12 @@ def quoted_unstable(study, readme: str | None) -> list[Finding]:
         giving = [row for row in timings if number in printed_as(float(row.value) * factor, decimals_of(number))]
         named = [row for row in giving if names_in(sentence, row_names(study, row))]
         giving = named or giving
-        if not giving or not all(row.unstable for row in giving) or SAYS_UNSTABLE.search(sentence):
+        # a stable timing of a run another timing flags unstable is that run's (with no data transfers, trtexec's
+        # host latency is its GPU compute time, and only the latter carries the run's coefficient of variation)
+        runs = {run_of(row) for row in giving if row.unstable}
+        if not runs or not all(row.unstable or run_of(row) in runs for row in giving) or SAYS_UNSTABLE.search(sentence):
             continue
+        giving = [row for row in giving if row.unstable]
         if texts is None:
             texts = dict(claim_strings(study.spec))
         if SAYS_UNSTABLE.search(whole_sentence(texts[path], start)):

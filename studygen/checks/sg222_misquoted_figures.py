@@ -19,7 +19,9 @@ What counts, so that a figure from elsewhere is not taken for a misquote:
   the square of its length for every figure of its unit (a 30,000-decimal
   quote against two rows held 1.8 GB);
 - not in a version, a date or a name (``10.16.1``, ``2023-03-25``, a digit
-  inside a word);
+  inside a word), nor a figure per image, sample or token ("1.13 ms per
+  image", "ms/img": a batch's figure divided by its size, which no record
+  holds);
 - not under ``not_measured``: those fields say what an unmeasured
   configuration is expected to give, which no record holds;
 - a figure the README does not print (a custom template that leaves the

@@ -37,7 +37,12 @@ throughput is vLLM's") the column of the subject varies (the one column
 whose label the clause names is the figure's own) and every other column
 stays at the figure's row (the same conditions), unless the table has one
 label column that the clause names no other label of ("fp16 is the fastest
-after int8" is no claim over every row). A winner named by a column's
+after int8" is no claim over every row), or it says one thing per subject
+label (:func:`_attributes`: the TensorRT release each GPU's job ran, not a
+batch): that one varies with the subject ("The RTX 3080 is the fastest GPU"
+ranks every GPU at the figure's batch, whatever release each ran). A
+variant's header inside the superlative's phrase ("the lowest int8 time",
+"the fastest fp16 GPU") names the column ranked, not the subject. A winner named by a column's
 header rather than a row's label ("fp32 is the fastest at 0.1536 ms" over
 a row per GPU and shape and a column per variant, "On the L4, llama-8b
 leads" over models as columns) ranks the cells of the figure's row, once
@@ -90,7 +95,7 @@ from ..patterns import lazy_compile
 from .best_columns import PER_ROW_EXTREME_RE, names_quantity, variant_columns
 from .best_columns import HINT as COLUMN_HINT
 from .best_columns import finding as column_finding
-from .best_wording import STEMS, Best, predicated, restricted, superlative, unsure
+from .best_wording import STEMS, Best, predicated, qualifier_end, restricted, superlative, unsure
 from .document import Document, Sentence, Series, Table, is_empty_cell
 from .figures import Figure
 from .header_names import name_words
@@ -122,6 +127,8 @@ _RANGE_CELL_RE = lazy_compile(r"\d\s*(?:-|–|—|to)\s*[*_]*\d")
 _SLOWDOWN_RE = lazy_compile(r"slow|overhead|regress|penalt", re.IGNORECASE)
 # a ratio header naming a gain ("latency speedup", "time reduction"): larger is better whatever quantity it names
 _GAIN_RE = lazy_compile(r"speed|gain|improv|faster|reduc|saving|fewer", re.IGNORECASE)
+# a label naming a software version ("8.6.1", "v10.16.1"), not a point of a numeric sweep
+_VERSION_RE = lazy_compile(r"^v?\d+\.\d+\.\d+")
 _SPEED_WORDS = frozenset({"fastest", "quickest", "slowest"})
 _TABLE_LIMIT = 64  # tables searched for the figure, nearest first (as many as any other claim reads)
 
@@ -322,7 +329,7 @@ def _rows_meant(table: Table, row: int, best: Best, named: dict[int, set[str]], 
         if len(subject) > 1:
             return None  # two columns name the figure's own row: which one the claim ranges over is unclear
         if subject:
-            varying = set(subject)
+            varying = set(subject) | _attributes(table, subject[0], set(named), labels)
         elif len(labels) == 1 and not named:
             varying = set(labels)
         else:
@@ -331,6 +338,22 @@ def _rows_meant(table: Table, row: int, best: Best, named: dict[int, set[str]], 
         return None  # rows of several quantities ("mean latency", "p95 latency"): no one column to rank
     return tuple((column, None if column in varying else frozenset(named.get(column, {own[column]})))
                  for column in labels)
+
+
+def _attributes(table: Table, subject: int, named: set[int], labels: dict[int, list[str]]) -> set[int]:
+    """The label columns other than ``subject`` that say one thing per subject label across ``table`` (the
+    TensorRT version of each GPU's job): they vary with the subject, so "X is the fastest GPU" ranks every
+    GPU whatever version each ran; a column the clause names, or of numbers (a batch: a sweep point the
+    claim keeps; a version of several dots, "8.6.1", is no number), is never one."""
+    attributes = set()
+    for column, values in labels.items():
+        if column == subject or column in named or (
+                column in table.numeric_labels and not any(_VERSION_RE.match(value) for value in values)):
+            continue
+        seen: dict[str, str] = {}
+        if all(seen.setdefault(key, value) == value for key, value in zip(labels[subject], values)):
+            attributes.add(column)
+    return attributes
 
 
 def _beaten(series: Series, figure: Figure, want: int, kept: RowSet,
@@ -443,7 +466,11 @@ def _clause_finding(document: Document, sentence: Sentence, start: int, end: int
         return None
     # "fp32 is the fastest at 0.1536 ms", "On the L4, llama-8b leads": a winner named by a column's header ranks
     # the cells of the figure's row (:mod:`.best_columns`), not the column's rows
-    across = [] if best.peak else variant_columns(normalize(text[start:end]), table)
+    # (a variant header inside the superlative's own phrase, "the lowest int8 time", "the fastest fp16 GPU",
+    # names the column ranked down its rows, not the subject: what the rest of the clause names is)
+    phrase_end = qualifier_end(text, best, end, series)
+    across = [] if best.peak else variant_columns(normalize(f"{text[start:best.start]} {text[phrase_end:end]}"),
+                                                  table)
     rest = TextView(f"{text[start:figure.start]} {text[cut:end]}", *vocab)
     named = labels_named(table, rest)
     if named is None:

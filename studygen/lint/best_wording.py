@@ -31,7 +31,8 @@ best option" recommend a row): "the best trade-off", "the best accuracy"
 over a time, "the highest-precision variant", "the smallest GPU" and "the
 largest model" rank something else. "Largest", "lowest" and "peak" rank a
 figure, never a row ("the largest model" is a size). What follows that must
-end the phrase: punctuation, a figure, "at", a verb ("takes", "is"), or a
+end the phrase: punctuation, a figure, "at", a verb ("takes", "is"), a
+phrase naming the whole set ("in this study", "of all", "overall"), or a
 preposition before a figure ("of 433 img/s", "with 12.4 ms"); another
 preposition ("the fastest variant for accuracy-critical work", "of the
 three"), a relative clause ("that keeps accuracy") or another word ("the
@@ -112,7 +113,9 @@ _PHRASE_END_RE = lazy_compile(
     r"needed|runs|ran|reaches|reached|hits|achieves|achieved|delivers|delivered|gives|gave|comes|came|belongs|"
     r"sits|lands|landed|completes|completed|finishes|finished|posts|posted|records|recorded|sustains|sustained|"
     r"serves|served|processes|processed|clocks|clocked|measures|measured|scores|scored|goes|went|has|had|shows|"
-    r"showed|yields|yielded|requires|required)\b|(?P<prep>of|with|on|in|for|across|under|over)\b)",
+    r"showed|yields|yielded|requires|required)\b|(?:in|of|across)\s+(?:this|the|our|these)\s+(?:study|studies|"
+    r"survey|report|tables?|data|results?|runs?|measurements?)\b|of\s+all\b|overall\b"
+    r"|(?P<prep>of|with|on|in|for|across|under|over)\b)",
     re.IGNORECASE)
 _FIGURE_NEXT_RE = lazy_compile(r"[\s*_`~]*\d")
 
@@ -187,15 +190,29 @@ def predicated(text: str, start: int, end: int, best: Best, series: Series) -> b
     # (never for "best" or "worst": "the best choice", "the best default" recommend a row, they rank none)
     rows = best.group in ("better", "worse") and not having and best.word.lower() not in ("best", "worst")
     heads, modifiers = _qualifiable(series, rows)
-    words, position = [], best.end
-    while (match := _PHRASE_WORD_RE.match(text, position, end)) and stem(match.group(1)) in modifiers:
-        words.append(stem(match.group(1)))
-        position = match.end()
+    words, position = _phrase(text, best.end, end, modifiers)
     if words and words[-1] not in heads:
         return False  # "the lowest GPU" over a "GPU time" column: the phrase ends on no quantity
     if having and not words and best.group != "peak":
         return False  # "has the best" ranks nothing named; "hits a peak" is the figure's own
     return _ends_phrase(text, position, end)
+
+
+def qualifier_end(text: str, best: Best, end: int, series: Series) -> int:
+    """The offset in ``text`` (before ``end``) where the phrase the superlative ``best`` qualifies ends: past
+    the column's header and quantity words and the nouns of a row right after it ("lowest int8 time", "fastest
+    fp16 GPU"), ``best.end`` when none follow."""
+    return _phrase(text, best.end, end, _qualifiable(series, True)[1])[1]
+
+
+def _phrase(text: str, position: int, end: int, modifiers: frozenset[str]) -> tuple[list[str], int]:
+    """(the stems of the words of ``modifiers`` standing one after another from ``position``, the offset past
+    the last)."""
+    words = []
+    while (match := _PHRASE_WORD_RE.match(text, position, end)) and stem(match.group(1)) in modifiers:
+        words.append(stem(match.group(1)))
+        position = match.end()
+    return words, position
 
 
 def _qualifiable(series: Series, rows: bool) -> tuple[frozenset[str], frozenset[str]]:
@@ -227,5 +244,5 @@ def _ends_phrase(text: str, position: int, end: int) -> bool:
     return match.group("prep") is None or _FIGURE_NEXT_RE.match(text, match.end(), end) is not None
 
 
-__all__ = ["COPULA_BEFORE_RE", "HAVE_BEFORE_RE", "ROW_NOUNS", "STEMS", "SUPERLATIVE_RE", "Best", "predicated", "restricted",
-           "superlative", "unsure"]
+__all__ = ["COPULA_BEFORE_RE", "HAVE_BEFORE_RE", "ROW_NOUNS", "STEMS", "SUPERLATIVE_RE", "Best", "predicated",
+           "qualifier_end", "restricted", "superlative", "unsure"]

@@ -5,6 +5,9 @@ as check's reading of the study file's prose takes a comparison's two sides
 "from A to B", "A and B" of one unit, a pair with a short place phrase after
 its first figure ("0.2754 ms on the RTX 3080 against 1.398 ms"), and a part
 and its whole ("5.363 of 10.692 ms"). Cases: tests/lint/test_prose_pairs.py.
+Also the ratios printed between their own two operands
+(:func:`inline_claims`: "int8 (0.0440 ms) is 3.0x faster than fp16 (0.0388
+ms)"), which SG103 checks in the direction their words state.
 """
 
 from __future__ import annotations
@@ -14,6 +17,8 @@ from typing import NamedTuple
 
 from ..patterns import lazy_compile
 from .figures import RATIO_UNITS, UNITS, Figure
+from .text import label_tokens, normalize
+from .variant_pairs import kind_of_unit, kind_of_words
 
 _COMPARE_GAP_RE = lazy_compile(r"\s*(?:vs\.?|versus|against|compared\s+(?:to|with)|→|->|over)\s*", re.IGNORECASE)
 # "0.2754 ms on the RTX 3080 against 1.398 ms", "12 ms for one GPU vs 20 ms": a figure, a short phrase that says
@@ -165,3 +170,63 @@ def share_pairs(text: str, tokens) -> list[tuple[Figure, Figure]]:
     return [(first.figure, second.figure) for first, second in zip(tokens, tokens[1:])
             if second.figure.unit is not None and second.figure.unit not in RATIO_UNITS
             and first.figure.unit in (None, second.figure.unit) and _OF_GAP_RE.fullmatch(text, first.end, second.start)]
+
+
+# A new clause with figures of its own starts between a derived figure and a pair after it.
+NEW_CLAUSE_RE = lazy_compile(r";|\b(?:and|while|whereas|but)\b", re.IGNORECASE)
+
+# "is 3.0x faster than fp16 (", "gives 1.5x lower latency than fp16 at ": a ratio between its subject's figure
+# before it and its reference's figure after "than"; group 1 is what names the reference. A multiple of the
+# reference ("is 1.8x the fp32 median of ", "1.8x that of fp32 (") has no comparative (_TIMES_GAP_RE)
+_THAN_GAP_RE = lazy_compile(r"\s*(?:[\w-]+\s+){1,3}?than\s+([^;()]{1,40}?)\s*(?:\(|\bat\s+|\btakes\s+|,\s*)?",
+                            re.IGNORECASE)
+_TIMES_GAP_RE = lazy_compile(r"\s*(?:that\s+of\s+|those\s+of\s+|the\s+)([^;()]{1,40}?)\s*(?:\(|\bof\s+|\bat\s+|,\s*)",
+                             re.IGNORECASE)
+_INLINE_REACH = 40  # characters between a subject's figure and the ratio after it ("(0.0440 ms) is 3.0x")
+
+
+class InlineClaim(NamedTuple):
+    """A ratio or percent change with its two operands inline: ``subject``
+    (the figure beside the name before it) against ``reference`` (the one
+    after "than")."""
+
+    derived: Figure
+    subject: Figure
+    reference: Figure
+
+
+def inline_claims(text: str, tokens, starts: list[int]) -> list[InlineClaim]:
+    """Ratios and percent changes printed between their two operands:
+    "int8 (0.0440 ms) is 3.0x faster than fp16 (0.0388 ms)", "int8 at
+    0.0440 ms is 1.5x faster than fp16 at 0.0388 ms", "int8's 0.2754 ms is
+    1.8x the fp32 median of 0.1536 ms": three figures in a row, the outer two
+    of one measured unit, "than" (or, for a ratio in x, "the" or "that of": a
+    multiple of the reference) before the last and no clause break or other
+    figure between them; a figure and its restatement in another unit
+    ("17.39 ms (57.50 FPS)", :func:`~.operand_pairs.restated_groups`) count as
+    one: "36% lower latency (+58% FPS)" reads the 36% over the ms, the +58%
+    over the FPS its word names (tests/lint/test_restated_figures.py)."""
+    claims = []
+    groups = restated_groups(text, [t.figure for t in tokens if t.start in starts])  # "batch 4": a label
+    for before, middle, after in zip(groups, groups[1:], groups[2:]):
+        if middle.figures[0].start - before.end > _INLINE_REACH or \
+                NEW_CLAUSE_RE.search(text, before.end, middle.figures[0].start):
+            continue
+        # the words between the ratio and its reference, the parenthesis restating the ratio left out
+        gap = text[middle.figures[0].end:middle.opening] + text[middle.end:after.figures[0].start]
+        than = _THAN_GAP_RE.fullmatch(gap)
+        if not (than or _TIMES_GAP_RE.fullmatch(gap)):
+            continue
+        for position, (derived, named) in enumerate(zip(middle.figures, middle.named)):
+            if not than and derived.unit != "x":
+                continue  # "the" or "that of" takes a multiple only: "1.8x the median of"
+            # the pair in the unit its word names, else printed first (or restated) like it, of the quantity its words name
+            pairs = [(s, r) for s in before.figures for r in after.figures if s.unit == r.unit and s.unit is not None
+                     and s.unit not in RATIO_UNITS and named in (None, s.unit)] if derived.unit in RATIO_UNITS else []
+            if named is None and len(middle.figures) > 1:
+                pairs = [(s, r) for s, r in pairs if (s in before.figures[1:]) == (position > 0)]
+            if len(pairs) > 1:
+                pairs = [p for p in pairs if kind_of_unit(p[0].unit) == kind_of_words(label_tokens(normalize(gap)))]
+            if pairs:
+                claims.append(InlineClaim(derived, *pairs[0]))
+    return claims

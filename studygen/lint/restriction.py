@@ -15,6 +15,7 @@ import math
 import re
 from functools import lru_cache
 
+from ..label_names import VENDOR_WORDS
 from ..patterns import lazy_compile
 from .header_names import name_words, phrase_at
 from .text import label_tokens, names_whole, normalize, stem
@@ -94,6 +95,16 @@ def _first_words(labels: frozenset[str]) -> dict[str, tuple[str, ...]]:
 
 
 @lru_cache(maxsize=16384)
+def _without_vendor(value: str) -> str | None:
+    """``value`` (a normalised label) without the vendor words opening it (:data:`VENDOR_WORDS`: "geforce rtx
+    3080" -> "rtx 3080"), None when it opens with none or is nothing else."""
+    words = value.split()
+    count = 0
+    while count < len(words) - 1 and words[count] in VENDOR_WORDS:
+        count += 1
+    return " ".join(words[count:]) if count else None
+
+
 def is_single_token(value: str) -> bool:
     """True when the normalised label ``value`` is one token as it stands (``b200``,
     ``11.4``), so a text names it by that token; labels of several words
@@ -187,6 +198,8 @@ class TextView:
             if "-" not in value:
                 return 0
         match = names_whole(self.normalized, value)
+        if not match and (bare := _without_vendor(value)) is not None:
+            match = names_whole(self.normalized, bare)  # "RTX 3080" names the label "GeForce RTX 3080"
         if not match and "-" in value and value.replace("-", " ").strip() in self.normalized:
             # "mixed precision" names the label "mixed-precision" (header_names: a hyphen parts words as a space)
             match = phrase_at(self.normalized, name_words(value))

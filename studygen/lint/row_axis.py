@@ -47,12 +47,27 @@ def _label_of(cell: str) -> str:
     return " ".join(cell.lower().split())
 
 
+def naming_column(table: Table) -> int:
+    """The label column whose cells name the table's rows: the first, unless it holds one label in every row (a
+    table of one GPU, "| Jetson AGX Xavier | 64 |"), where the first that tells rows apart does ("batch 64");
+    kept on the table."""
+    column = table.pair_cache.get("naming column")
+    if column is None:
+        column = table.label_columns[0]
+        for candidate in table.label_columns:
+            if len({_label_of(row.cells[candidate]) for row in table.rows}) > 1:
+                column = candidate
+                break
+        table.pair_cache["naming column"] = column
+    return column
+
+
 def _labelled_rows(table: Table) -> dict[str, list[int]]:
-    """Label -> rows of the table's one label column (labels of two characters
+    """Label -> rows of the table's naming label column (:func:`naming_column`; labels of two characters
     or more with a letter); kept on the table, which clauses read repeatedly."""
     cached = table.pair_cache.get("labelled rows")
     if cached is None:
-        column = table.label_columns[0]
+        column = naming_column(table)
         cached = {}
         for row in table.rows:
             label = _label_of(row.cells[column])
@@ -181,14 +196,14 @@ _SECOND_REFERENCE_RE = lazy_compile(r"\s*,?\s*(?:and|or)\s+(?:the\s+)?[a-z-]*\d"
 
 
 def _numbered_rows(table: Table) -> tuple[str, dict[str, list[int]]] | None:
-    """(pattern of the column's word, label -> rows) when the table's first
-    label column holds numbers only and its header names a word ("Batch",
+    """(pattern of the column's word, label -> rows) when the table's naming
+    label column (:func:`naming_column`) holds numbers only and its header names a word ("Batch",
     "GPUs", "Batch size"), else None; kept on the table."""
     key = "numbered rows"
     if key in table.pair_cache:
         return table.pair_cache[key]
     found = None
-    column = table.label_columns[0]
+    column = naming_column(table)
     words = sorted(keywords(normalize(table.headers[column])))
     cells = [_label_of(row.cells[column]) for row in table.rows]
     if len(words) == 1 and cells and all(_NUMBER_LABEL_RE.fullmatch(c) for c in cells):

@@ -106,7 +106,7 @@ from .prose_changes import change_findings, change_formulas, changes_of
 from .inline_comparisons import comparison_findings
 from .joined_ratios import joined_ratio_findings
 from .named_operands import named_series
-from .operand_pairs import compared_pairs, restated_groups, share_pairs
+from .operand_pairs import NEW_CLAUSE_RE, InlineClaim, compared_pairs, inline_claims, share_pairs
 from .prose_rows import figure_clause, row_ratio_findings
 from .prose_tables import ratio_findings, share_findings
 from .total_shares import total_share_findings
@@ -315,8 +315,6 @@ def _column_finding(document: Document, table: Table, target, fit, row_index: in
 
 # --- prose -------------------------------------------------------------------------
 
-# A new clause with figures of its own starts between a derived figure and a pair after it.
-_NEW_CLAUSE_RE = lazy_compile(r";|\b(?:and|while|whereas|but)\b", re.IGNORECASE)
 # After the pair only a comma and a conjunction start a new clause: "from 6.8 to 1.1 ms and 6.2x lower" is one.
 _CLAUSE_AFTER_RE = lazy_compile(r";|,\s*(?:and|while|whereas|but)\b", re.IGNORECASE)
 # "not ... by 64x", "rather than 2x": the figure is what the sentence denies.
@@ -331,53 +329,6 @@ _POPULATION_SHARE_RE = lazy_compile(
     r"\s*of\s+(?:the\s+|all\s+|our\s+)?(?:[\w-]+\s+)?(?:samples|runs|requests|iterations|trials|measurements|queries|"
     r"calls|operations|tests|cases|users|jobs|prompts|images|batches|responses|updates|launches)\b", re.IGNORECASE)
 _MAX_GAP = 30  # characters between a derived figure and the figures it is derived from
-
-# "is 3.0x faster than fp16 (", "gives 1.5x lower latency than fp16 at ": a ratio between its subject's figure
-# before it and its reference's figure after "than"; group 1 is what names the reference
-_THAN_GAP_RE = lazy_compile(r"\s*(?:[\w-]+\s+){1,3}?than\s+([^;()]{1,40}?)\s*(?:\(|\bat\s+|\btakes\s+|,\s*)?",
-                            re.IGNORECASE)
-_INLINE_REACH = 40  # characters between a subject's figure and the ratio after it ("(0.0440 ms) is 3.0x")
-
-
-class _Claim(NamedTuple):
-    """A ratio or percent change with its two operands inline: ``subject``
-    (the figure beside the name before it) against ``reference`` (the one
-    after "than")."""
-
-    derived: Figure
-    subject: Figure
-    reference: Figure
-
-
-def _inline_claims(text: str, tokens, starts: list[int]) -> list[_Claim]:
-    """Ratios and percent changes printed between their two operands:
-    "int8 (0.0440 ms) is 3.0x faster than fp16 (0.0388 ms)", "int8 at
-    0.0440 ms is 1.5x faster than fp16 at 0.0388 ms": three figures in a
-    row, the outer two of one measured unit, "than" before the last and no
-    clause break or other figure between them; a figure and its restatement in
-    another unit ("17.39 ms (57.50 FPS)", :func:`~.operand_pairs.restated_groups`)
-    count as one: "36% lower latency (+58% FPS)" reads the 36% over the ms, the
-    +58% over the FPS its word names (tests/lint/test_restated_figures.py)."""
-    claims = []
-    groups = restated_groups(text, [t.figure for t in tokens if t.start in starts])  # "batch 4": a label
-    for before, middle, after in zip(groups, groups[1:], groups[2:]):
-        if middle.figures[0].start - before.end > _INLINE_REACH or \
-                _NEW_CLAUSE_RE.search(text, before.end, middle.figures[0].start):
-            continue
-        # the words between the ratio and its reference, the parenthesis restating the ratio left out
-        if not _THAN_GAP_RE.fullmatch(gap := text[middle.figures[0].end:middle.opening] + text[middle.end:after.figures[0].start]):
-            continue
-        for position, (derived, named) in enumerate(zip(middle.figures, middle.named)):
-            # the pair in the unit its word names, else printed first (or restated) like it, of the quantity its words name
-            pairs = [(s, r) for s in before.figures for r in after.figures if s.unit == r.unit and s.unit is not None
-                     and s.unit not in RATIO_UNITS and named in (None, s.unit)] if derived.unit in RATIO_UNITS else []
-            if named is None and len(middle.figures) > 1:
-                pairs = [(s, r) for s, r in pairs if (s in before.figures[1:]) == (position > 0)]
-            if len(pairs) > 1:
-                pairs = [p for p in pairs if kind_of_unit(p[0].unit) == kind_of_words(label_tokens(normalize(gap)))]
-            if pairs:
-                claims.append(_Claim(derived, *pairs[0]))
-    return claims
 
 
 def _adjacent(text: str, starts: list[int], derived: Figure, a: Figure, b: Figure, opening: int | None = None) -> bool:
@@ -400,7 +351,7 @@ def _adjacent(text: str, starts: list[int], derived: Figure, a: Figure, b: Figur
         return False
     if after and _CLAUSE_AFTER_RE.search(text, gap_start, gap_end):
         return False  # "ranges from 0.52 to 2.85 ms, and INT8 is 1.9x faster": a new clause, its own operands
-    if not after and _NEW_CLAUSE_RE.search(text, gap_start, gap_end):
+    if not after and NEW_CLAUSE_RE.search(text, gap_start, gap_end):
         return False  # "(~5.4x), and from 1.1 to 6.8": the pair after it belongs to the next clause
     # no other figure between (``starts`` ascends: tokens come in text order)
     return bisect.bisect_right(starts, gap_start) >= bisect.bisect_left(starts, gap_end)
@@ -450,13 +401,13 @@ def _holds(formula: str, a: Figure, b: Figure, derived: Figure, bound: str) -> b
 class _RatioReading(NamedTuple):
     """A ratio or percentage of a sentence with the figures it may be derived from: ``near`` the pairs beside it
     (:func:`_adjacent`; with the inline claim's pair last, when it has one), ``claim`` the inline claim it stands
-    in (:func:`_inline_claims`) or None, ``orders`` every ordered pair of the sentence a formula is tried over
+    in (:func:`~.operand_pairs.inline_claims`) or None, ``orders`` every ordered pair of the sentence a formula is tried over
     (any of them clears it), ``claimed`` the inline claim's pair in the order(s) its words allow, ``bound``
     ``"lower"``, ``"upper"`` or ``""``."""
 
     derived: Figure
     near: list[tuple[Figure, Figure]]
-    claim: _Claim | None
+    claim: InlineClaim | None
     orders: list[tuple[Figure, Figure]]
     claimed: list[tuple[Figure, Figure]]
     bound: str
@@ -472,7 +423,7 @@ def _ratio_readings(sentence) -> tuple[list[tuple[Figure, Figure]], list[_RatioR
     starts = [t.start for t in tokens if t.figure.unit is not None or t.figure.decimals]
     shares = share_pairs(text, tokens)
     pairs = compared_pairs(sentence, text, tokens) + shares + _change_pairs(sentence, text, starts)
-    claims = {claim.derived.start: claim for claim in _inline_claims(text, tokens, set(starts))}
+    claims = {claim.derived.start: claim for claim in inline_claims(text, tokens, set(starts))}
     if not pairs and not claims:
         return shares, []
     in_ranges = sentence.range_ends
@@ -582,7 +533,7 @@ def _prose_findings(document: Document, sentence, recomputed: set[tuple[int, str
     return findings
 
 
-def _direction_finding(document: Document, sentence, claim: _Claim, written: tuple[str, str]) -> Finding:
+def _direction_finding(document: Document, sentence, claim: InlineClaim, written: tuple[str, str]) -> Finding:
     """The finding of an inline ratio whose two figures go the other way than its words say."""
     direction, words = written
     derived, subject, reference = claim

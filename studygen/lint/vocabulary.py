@@ -295,6 +295,9 @@ NOISE_VERDICT_FORMS: tuple[tuple[str, str], ...] = (
     ("no measurable difference", rf"no\s+{_any('no_effect')}\s+(?:[\w-]+\s+)?{_any('effect')}s?"),
     ("not measurably faster", r"not\s+measurably\s+(?:different|faster|slower|better|worse)"),
     ("difference is negligible", _NEGLIGIBLE),
+    # the variation of repeats itself, maybe where it was measured: a verdict that the timings are stable
+    ("run-to-run variation is negligible", rf"(?:{_REPEAT_VARIATION}|{_any('noise')})(?:\s+(?:on|for|of|in|across|at|"
+                                           r"with)\s+(?:[\w.+-]+\s+){1,4}?|\s+)(?:is|are|was|were)\s+(?:negligible|insignificant)"),
 )
 
 
@@ -332,6 +335,7 @@ _VERDICT_OPENINGS = (
     r"(?:statistically\s+)?insignificant",
     rf"(?:not|n't|no)\s+(?:(?:statistically\s+)?significant|measurably\s|{_any('no_effect')}\s)",
     _NEGLIGIBLE,
+    rf"{_VARIATION_STARTS}[\w-]*(?:\s+[\w.+-]+){{0,8}}?\s+(?:is|are|was|were)\s+(?:negligible|insignificant)",
 )
 NOISE_VERDICT_RE = GuardedPattern(
     lazy_compile(r"\b(?<![\w-])(?:" + "|".join(pattern for _, pattern in NOISE_VERDICT_FORMS) + r")(?![\w-])",
@@ -400,26 +404,22 @@ def noise_stem_offsets(lowered: str) -> list[int]:
 # word as a substring wherever an IGNORECASE pattern of that word finds it (tests/lint/test_vocabulary.py).
 _ASCII_CASE_FOLD = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"})
 _VERDICT_STEMS = tuple(stem.strip() for stem in NOISE_STEMS)
-
-
 _FOLDED_LETTERS = tuple(chr(code) for code in _ASCII_CASE_FOLD)
 
 
 def ascii_folded(text: str) -> str:
-    """``text`` lower-cased so that a lowercase ASCII word is a substring of
-    it wherever ``re.IGNORECASE`` would match that word in ``text``. Text
-    without any of the four letters is only lower-cased (``str.translate``
-    looks every character up, the substring tests do not)."""
+    """``text`` lower-cased so that a lowercase ASCII word is a substring of it wherever ``re.IGNORECASE`` would
+    match that word in ``text``. Text without any of the four letters is only lower-cased (``str.translate`` looks
+    every character up, the substring tests do not)."""
     if text.isascii() or not any(letter in text for letter in _FOLDED_LETTERS):
         return text.lower()
     return text.translate(_ASCII_CASE_FOLD).lower()
 
 
 def holds_verdict_stem(folded: str) -> bool:
-    """False when ``folded`` (:func:`ascii_folded`) holds no stem of
-    :data:`NOISE_STEMS`: :data:`NOISE_VERDICT_RE` then finds no verdict in
-    the text, whatever its whitespace (a stem's trailing space is not asked
-    for). Unlike :func:`may_hold_verdict`, never False where it finds one."""
+    """False when ``folded`` (:func:`ascii_folded`) holds no stem of :data:`NOISE_STEMS`: :data:`NOISE_VERDICT_RE`
+    then finds no verdict in the text, whatever its whitespace (a stem's trailing space is not asked for). Unlike
+    :func:`may_hold_verdict`, never False where it finds one."""
     return any(stem in folded for stem in _VERDICT_STEMS)
 
 

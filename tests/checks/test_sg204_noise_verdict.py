@@ -342,3 +342,15 @@ def test_a_batch_size_is_not_what_a_verdict_is_about(tmp_path):
     study = load(tmp_path, records=[record("job", [latency("fp16", 5.889), latency("fp8", 5.850)])], template=template)
     (finding,) = codes(sg204_noise_verdict.check(CheckContext(study)), "SG204")
     assert finding.message.startswith('verdict "is within noise" about 0.04 ms is written by hand')
+
+
+def test_the_variation_of_repeats_said_negligible_is_a_hand_written_verdict(tmp_path):
+    # a new user's trial: "The run-to-run variation on the H100 is negligible" of one unrepeated, unstable timing
+    template = HEADER + (
+        "The run-to-run variation on the fp16 engine is negligible.\n\n"
+        "The launch overhead on the fp16 engine is negligible.\n\n"
+        "Variation in input size is negligible here.\n")
+    study = load(tmp_path, records=[record("job", [latency("fp16", 5.889), latency("fp8", 5.850)])], template=template)
+    findings = codes(sg204_noise_verdict.check(CheckContext(study)), "SG204")
+    assert [f.line for f in findings] == [line_of(study, "run-to-run variation")]
+    assert '"run-to-run variation on the fp16 engine is negligible"' in findings[0].message

@@ -263,3 +263,23 @@ def test_a_model_revision_and_a_version_both_named_in_the_message_and_either_nam
     assert "'compared with' in /decision/summary" in finding.message
     # naming one of the versions or revisions, in any case, says the comparison crosses them on purpose
     assert found(tmp_path / "b", "At commit C65790E fp32 takes 0.1536 ms against 0.1547 ms for fp16.") == []
+
+
+@pytest.mark.parametrize("sentence", [
+    # a multiple of the reference, no comparative (a new user's trial: "The RTX 3080 int8 median, 0.2754 ms, is
+    # roughly 1.8x the GTX 1070 fp32 median of 0.1536 ms" set CUDA graphs against none and passed)
+    "The tuned fp32 time, 2.417 ms, is roughly 2.8x the fp16 median of 0.8613 ms.",
+    "fp32 takes 2.417 ms, 2.8x that of the tuned fp16 (0.8613 ms).",
+    "The fp32 median (2.417 ms) is 2.8x the tuned fp16 median (0.8613 ms).",
+])
+def test_a_ratio_written_as_a_multiple_of_the_reference_is_read(tmp_path, sentence):
+    assert [f.key for f in _findings(_study(tmp_path, sentence))] == ["/decision/summary 2.417 ms against 0.8613 ms"]
+
+
+@pytest.mark.parametrize("sentence", [
+    "The fp32 median (2.417 ms) is 1.4x the fp16 median (1.733 ms).",  # one method
+    "fp32 takes 2.417 ms, 1.4x the 1.733 ms of fp16 on the same setup.",
+    "The fp32 median of 2.417 ms is 2.8x the budget, while tuned fp16 takes 0.8613 ms.",  # another clause's figure
+])
+def test_a_multiple_of_a_reference_timed_alike_or_of_no_figure_is_no_finding(tmp_path, sentence):
+    assert _findings(_study(tmp_path, sentence)) == []

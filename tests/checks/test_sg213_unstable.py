@@ -207,3 +207,35 @@ def test_three_significant_digits_are_a_quotation_and_a_stable_figure_of_another
 
     kernel = prose_study(tmp_path / "kernel", "It takes 14.17 ms.", [unstable_fp32(), kernel_time("fp16", {"GEMM": 14.17})])
     assert sg213_unstable.quoted_unstable(kernel, None) == []
+
+
+# ---- a second timing of an unstable run, and a figure before "against" (a new user's trial: "The RTX 3080 ...
+# at 0.2754 ms" and "(0.04395 against 0.1536 ms)" passed, the first because trtexec's host latency of a run without
+# data transfers equals its unstable GPU compute time and carries no verdict of its own) ----
+
+NO_COPIES = {"timer": "trtexec", "data_transfers": False}
+
+
+def test_a_stable_timing_of_the_same_run_is_that_runs_unstable_figure(tmp_path):
+    compute = latency("fp8", 0.51793, "640x640", method=NO_COPIES, unstable=True, unstable_reason="CV 18 %")
+    host = latency("fp8", 0.51793, "640x640", method=NO_COPIES, timing="host_latency")
+    study = prose_study(tmp_path, "fp8 takes 0.5179 ms.", [compute, host])
+    (finding,) = sg213_unstable.quoted_unstable(study, None)
+    assert finding.message == ("/decision/summary quotes 0.5179 ms, an unstable timing: 0.51793 ms (fp8, 640x640, "
+                               "batch 1, job job): CV 18 %")
+
+
+def test_a_stable_timing_of_another_run_still_clears_the_quote(tmp_path):
+    # the same figure from another shape, or from another job: the quote may be of that run
+    compute = latency("fp8", 0.51793, "640x640", method=NO_COPIES, unstable=True, unstable_reason="CV 18 %")
+    other = latency("fp8", 0.51788, "512x512", method=NO_COPIES, timing="host_latency")
+    assert sg213_unstable.quoted_unstable(prose_study(tmp_path, "fp8 takes 0.5179 ms.", [compute, other]), None) == []
+
+
+def test_a_figure_before_against_is_a_quote(tmp_path):
+    results = [latency("fp16", 5.889), unstable_fp32()]
+    study = prose_study(tmp_path, "fp16 is faster (14.17 against 5.889 ms).", results)
+    assert [f.key for f in sg213_unstable.quoted_unstable(study, None)] == ["/decision/summary 14.17 ms"]
+    for summary in ("fp16 is faster (14.17 vs. 5.889 ms).", "fp16 is faster (14.17 versus 5.889 ms)."):
+        assert len(sg213_unstable.quoted_unstable(prose_study(tmp_path / str(len(summary)), summary, results),
+                                                  None)) == 1

@@ -231,6 +231,9 @@ def test_quoted_figures():
         ("3.1", "points")]
     assert figures("TensorRT 10.16.1 ms, 2023-03-25 ms, v1.234 ms, 12.5msec, sm_90 MB") == []
     assert figures("43.95 µs and 43.95 us") == [("43.95", "µs"), ("43.95", "us")]
+    # both figures of "A against B ms"; a whole number there is a count ("batch 128 against 247.0 ms")
+    assert figures("(0.04395 against 0.1536 ms), 2.75 vs. 1.34 ms, batch 128 against 247.0 ms") == [
+        ("0.04395", "ms"), ("0.1536", "ms"), ("2.75", "ms"), ("1.34", "ms"), ("247.0", "ms")]
     assert [start for _, _, start in quoted_figures("at 0.03395 ms, AP 0.462")] == [3, 18]
 
 
@@ -406,3 +409,26 @@ def test_a_waiver_or_explanation_giving_a_figure_is_no_quote_of_the_study(tmp_pa
                             waivers=[waiver]))
     findings = codes(run_checks(study), "SG222")
     assert [(f.pointer, f.waived_reason) for f in findings] == [("/decision/summary", "0.03395 ms is the vendor's figure")]
+
+
+@pytest.mark.parametrize("summary", [
+    "Spread over its 4 images that is 0.04295 ms per image.",  # one digit from 0.04395, yet a batch's share
+    "Spread over its 4 images that is 0.04295 ms/img.",
+    "Spread over its 4 images that is 0.04295 ms per-sample.",
+    "Spread over its 4 images that is 0.04295 ms a frame.",
+])
+def test_a_time_per_image_is_a_batch_divided_not_a_quote(tmp_path, summary):
+    # a new user's trial: "batch 64 ... 1.13 ms per image" (72.63 ms / 64) was reported one digit from 0.13 ms
+    assert _findings(tmp_path, summary) == []
+
+
+def test_a_time_per_batch_or_iteration_is_still_a_quote(tmp_path):
+    for summary in ("It takes 0.04295 ms per batch.", "It takes 0.04295 ms/iteration.", "It takes 0.04295 ms each."):
+        (finding,) = _findings(tmp_path, summary)
+        assert "quotes 0.04295 ms" in finding.message and "one digit away: 0.04395 ms" in finding.message
+
+
+def test_quoted_figures_leave_out_a_figure_per_item_when_asked():
+    text = "1.13 ms per image, 2.1 ms/img, 0.5 ms a token, 3.04 ms at batch 1, 4.2 ms/iteration, 12.57 MiB per engine"
+    assert [number for number, _, _ in quoted_figures(text, per_item=False)] == ["3.04", "4.2", "12.57"]
+    assert len(list(quoted_figures(text))) == 6  # a time per image is still a time (SG224 reads it as a result)

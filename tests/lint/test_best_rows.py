@@ -481,3 +481,53 @@ GPU_METRICS = "| GPU | tokens/s | TTFT (ms) |\n|---|---:|---:|\n| G1 | 2,310 | 9
 ])
 def test_best_of_across_gpu_rows_under_metric_columns(sentence, message):
     assert _sg107(sentence, GPU_METRICS) == ([message] if message else [])
+
+
+# one variant column over GPUs, each GPU's job on its own TensorRT release, a batch sweep on one GPU: the P7
+# runs batch 1 in 0.512 ms, the Q3 in 0.307 ms (a new user's trial: "The RTX 3080 is the fastest int8 GPU in this
+# study at 0.2754 ms" passed over a faster RTX 2000 Ada row on another release, named without its vendor word)
+GPU_RELEASES = """\
+| GPU | TensorRT | Batch | int8 (ms) |
+|---|---|---:|---:|
+| Zephyr K7 | 9.2.1 | 1 | 0.512 |
+| Zephyr K7 | 9.2.1 | 8 | 2.940 |
+| Q3 | 8.4.7 | 1 | 0.307 |
+| NVIDIA T9 | 9.0.2 | 1 | 0.655 |
+
+"""
+
+
+@pytest.mark.parametrize("sentence", [
+    "The Zephyr K7 is the fastest int8 GPU at 0.512 ms.",  # the variant's header inside the superlative's phrase
+    "The Zephyr K7 posts the lowest int8 time, 0.512 ms.",
+    "The Zephyr K7 is the fastest GPU in this study at 0.512 ms.",  # a phrase naming the whole set
+    "The Zephyr K7 gives the lowest int8 latency of all, 0.512 ms.",
+])
+def test_a_winner_ranks_every_gpu_whatever_release_each_ran(sentence):
+    (message,) = _sg107(sentence, GPU_RELEASES)
+    # the release varies with the GPU, the batch stays at the figure's: three rows, the Q3's beats it
+    assert "names row 'Zephyr K7 / 9.2.1 / 1' the smallest 'int8 (ms)' of 3 rows" in message
+    assert "row 'Q3 / 8.4.7 / 1' has 0.307" in message and "2.940" not in message
+
+
+def test_a_gpu_named_without_its_vendor_word_is_its_row():
+    (message,) = _sg107("The T9 is the fastest GPU at 0.655 ms.", GPU_RELEASES)
+    assert "names row 'NVIDIA T9 / 9.0.2 / 1' the smallest 'int8 (ms)' of 3 rows" in message
+    assert "row 'Q3 / 8.4.7 / 1' has 0.307" in message
+
+
+@pytest.mark.parametrize("sentence", [
+    "The Q3 is the fastest int8 GPU at 0.307 ms.",  # true
+    "The Q3 is the fastest GPU in this study at 0.307 ms.",
+    "The Zephyr K7 is the fastest int8 GPU at batch 8 at 2.940 ms.",  # the only batch-8 row
+    "The Zephyr K7 is the fastest GPU in the datacenter at 0.512 ms.",  # a set no label names
+    "The Zephyr K7 is the fastest int8 GPU of the Zephyr line at 0.512 ms.",
+])
+def test_near_misses_of_a_winner_over_gpus_stay_quiet(sentence):
+    assert _sg107(sentence, GPU_RELEASES) == []
+
+
+def test_a_release_column_that_differs_within_a_gpu_is_kept():
+    # the K7 ran two releases: the release no longer follows from the GPU, so the claim keeps the figure's own
+    two = GPU_RELEASES.replace("| Zephyr K7 | 9.2.1 | 8 | 2.940 |", "| Zephyr K7 | 9.3.0 | 1 | 0.498 |")
+    assert _sg107("The Zephyr K7 is the fastest GPU at 0.512 ms.", two) == []

@@ -31,6 +31,11 @@ def _sg105(paragraph: str) -> list[tuple[int, str]]:
     ("We see no meaningful kernel-time difference.", "no meaningful kernel-time difference"),
     ("We see no measurable latency change.", "no measurable latency change"),
     ("Splitting brings no noticeable gains.", "no noticeable gains"),
+    # the variation itself said negligible: a stability verdict (a new user's trial wrote "The run-to-run
+    # variation on the H100 is negligible" of a run trtexec flagged unstable, and check passed it)
+    ("The run-to-run variation on split is negligible.", "run-to-run variation on split is negligible"),
+    ("Timing jitter was insignificant.", "jitter was insignificant"),
+    ("The scatter between runs is negligible for both kernels.", "scatter between runs is negligible"),
 ])
 def test_a_paraphrased_verdict_without_evidence_is_reported(paragraph, phrase):
     assert _sg105(paragraph) == [(8, f"'{phrase}' with no spread, repeat count or test stated in the same paragraph")]
@@ -46,6 +51,10 @@ def test_a_paraphrased_verdict_without_evidence_is_reported(paragraph, phrase):
     "The gap is below 0.05 ms.",
     "We see no meaningful reason to split.",                                      # no effect word
     "No meaningful kernel-time difference was expected.",                         # an expectation, not a result
+    "Variation in input size is negligible here.",                                # no repeats named
+    "The launch overhead on split is negligible.",
+    "The spread of prompt lengths is negligible.",
+    "The run-to-run variation on split is negligible (3 runs, 3.29 ± 0.01 ms).",  # a spread and a count
 ])
 def test_near_misses_stay_silent(paragraph):
     assert _sg105(paragraph) == []
@@ -53,7 +62,7 @@ def test_near_misses_stay_silent(paragraph):
 
 def test_every_declared_form_reads_its_own_example_and_the_union_reads_all():
     forms = vocabulary.NOISE_VERDICT_FORMS
-    assert len(forms) == len({example for example, _ in forms}) == 13
+    assert len(forms) == len({example for example, _ in forms}) == 14
     for example, pattern in forms:
         assert re.fullmatch(pattern, example, re.IGNORECASE), example
         match = vocabulary.NOISE_VERDICT_RE.search(f"We found it {example} here.")

@@ -120,3 +120,40 @@ def test_faster_on_a_throughput_column_wants_the_larger_figure():
     assert not [f for f in lint_text(table + "Thor is faster than Orin.\n", "t.md") if f.code == "SG107"]
     (message,) = [f.message for f in lint_text(table + "Orin is faster than Thor.\n", "t.md") if f.code == "SG107"]
     assert "row 'Orin' has 410 against 620" in message
+
+
+# one board in every row, then a batch sweep (a new user's trial: the README's Jetson table "| Jetson AGX Xavier |
+# 64 | 72.63 |" named its rows by the GPU alone, so "batch 128" named none); 211.0 / 70.20 = 3.01
+ONE_BOARD = """\
+| GPU | Batch | Latency (ms) |
+|---|---:|---:|
+| Quill Q9 | 1 | 2.950 |
+| Quill Q9 | 64 | 70.20 |
+| Quill Q9 | 128 | 211.0 |
+
+"""
+
+
+@pytest.mark.parametrize("sentence", [
+    "Batch 128 is 2x slower than batch 64.",
+    "On the Quill Q9, batch 128 takes 2x the time of batch 64.",
+    "Batch 128 is twice as slow as batch 64.",
+])
+def test_a_label_column_of_one_value_leaves_the_rows_to_the_next(sentence):
+    (message,) = [f.message for f in lint_text(ONE_BOARD + sentence + "\n", "t.md") if f.code == "SG103"]
+    assert "row 'Quill Q9 / 128' and row 'Quill Q9 / 64'" in message and "211.0 / 70.20 = 3.0x" in message
+
+
+@pytest.mark.parametrize("sentence", [
+    "Batch 128 is 3x slower than batch 64.",  # true
+    "Batch 128 is 2x slower than batch 1.5.",  # no such row
+    "Batch 128 is 2x slower.",  # one row named
+])
+def test_near_misses_over_a_label_column_of_one_value_stay_quiet(sentence):
+    assert [f for f in lint_text(ONE_BOARD + sentence + "\n", "t.md") if f.code == "SG103"] == []
+
+
+def test_two_boards_keep_the_first_column_naming_the_rows():
+    two = ONE_BOARD.replace("| Quill Q9 | 1 |", "| Quill Q7 | 1 |")
+    assert named_rows(_table(two), "batch 128 is 2x slower than batch 64") is None
+    assert named_rows(_table(ONE_BOARD), "batch 128 is 2x slower than batch 64") == (2, 1, 1)
