@@ -51,7 +51,7 @@ UNITS: dict[str, str] = {
     # a model's forward passes per second ("inferences/sec", "inf/s"): a throughput like the rest
     "inferences/s": "inferences/s", "inference/s": "inferences/s", "inf/s": "inferences/s",
     "inferences/sec": "inferences/s", "inference/sec": "inferences/s", "inf/sec": "inferences/s",
-    # a video or camera pipeline's frames per second ("57.50 FPS"): a throughput, the higher the better
+    # a video or camera pipeline's frames per second ("42.80 FPS"): a throughput, the higher the better
     "frames/s": "frames/s", "frames/sec": "frames/s", "FPS": "frames/s", "fps": "frames/s",
     "AP": "AP", "mAP": "AP", "AP50": "AP50", "AP75": "AP75", "mAP50": "AP50", "mAP75": "AP75",
 }

@@ -45,10 +45,10 @@ _AND_GAP_RE = lazy_compile(r"(?:\s+(?:in|on|at|for|with|under)\s+[A-Za-z][\w.+-]
 # "5.363 of 10.692 ms", "5.363 ms out of the 10.692 ms": a part and its whole (a share), the whole in a measured unit
 _OF_GAP_RE = lazy_compile(r"\s+(?:out\s+)?of\s+(?:the\s+|its\s+|a\s+)?(?:total\s+(?:of\s+)?)?", re.IGNORECASE)
 
-# "17.39 ms/frame (57.50 FPS)", "36% lower latency (+58% FPS)": a figure restated in another unit in the
+# "23.36 ms/frame (42.80 FPS)", "31% lower latency (+45% FPS)": a figure restated in another unit in the
 # parenthesis right after it; the opening (a "/frame" tail of the first unit allowed; after a ratio, up to three
 # words, group 1) and the closing, with the word naming the second figure's quantity when it is no unit of its
-# own (group 1: "FPS" after "+58%")
+# own (group 1: "FPS" after "+45%")
 _RESTATED_OPEN_RE = lazy_compile(r"(?:/\w+)?((?:\s+[A-Za-z][\w-]*){0,3})\s*\(\s*")
 _RESTATED_CLOSE_RE = lazy_compile(r"\s*(\w+)?\s*\)")
 
@@ -56,7 +56,7 @@ _RESTATED_CLOSE_RE = lazy_compile(r"\s*(\w+)?\s*\)")
 class Restated(NamedTuple):
     """One measurement as printed in one or more units: ``figures`` (the
     first as printed, then those its parenthesis restates it in), ``named``
-    the unit a word after each names ("+58% FPS": frames/s; None when
+    the unit a word after each names ("+45% FPS": frames/s; None when
     none), and ``opening``/``end`` the offsets of the parenthesis (both the
     first figure's end when it has none)."""
 
@@ -69,7 +69,7 @@ class Restated(NamedTuple):
 def restated_groups(text: str, figures: list[Figure]) -> list[Restated]:
     """``figures`` (in text order) grouped by :class:`Restated`: a figure
     and the one in the parenthesis right after it, when both are measured
-    or both ratios ("20.0 ms (50.0 FPS)", "36% (+58% FPS)"); a count or a
+    or both ratios ("20.0 ms (50.0 FPS)", "31% (+45% FPS)"); a count or a
     ratio beside a measured figure ("12 ms (3 runs)", "20 ms (1.3x)") stays
     a figure of its own."""
     groups: list[Restated] = []
@@ -203,8 +203,8 @@ def inline_claims(text: str, tokens, starts: list[int]) -> list[InlineClaim]:
     of one measured unit, "than" (or, for a ratio in x, "the" or "that of": a
     multiple of the reference) before the last and no clause break or other
     figure between them; a figure and its restatement in another unit
-    ("17.39 ms (57.50 FPS)", :func:`~.operand_pairs.restated_groups`) count as
-    one: "36% lower latency (+58% FPS)" reads the 36% over the ms, the +58%
+    ("23.36 ms (42.80 FPS)", :func:`~.operand_pairs.restated_groups`) count as
+    one: "31% lower latency (+45% FPS)" reads the 31% over the ms, the +45%
     over the FPS its word names (tests/lint/test_restated_figures.py)."""
     claims = []
     groups = restated_groups(text, [t.figure for t in tokens if t.start in starts])  # "batch 4": a label

@@ -114,7 +114,7 @@ def holds_quantity(series: Series, kind: str | None) -> bool:
 __all__ = ["clause_kind", "column_kind", "family", "holds_quantity"]
 
 
-# "1.9x - 3.7x faster", "5-16% faster", "an 11-16% performance advantage": a range of speed ratios, the quantity a
+# "1.9x - 3.7x faster", "5-16% faster", "a 9-18% speed advantage": a range of speed ratios, the quantity a
 # column headed as a speedup holds; one word may stand between the range and the word that says so
 SPEED_RATIO_AFTER_RE = lazy_compile(r"\W*(?:\w+\s+)?(?:faster|slower|quicker|speed-?ups?|slowdowns?|advantage)\b",
                                     re.IGNORECASE)

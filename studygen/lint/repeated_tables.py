@@ -1,9 +1,9 @@
 """Tables of one layout read as one column (SG101): a results page that
-prints the same table once per model or per backend ("| Metric | ONNX |
-Native | Performance Gain |" under "Small model" and again under "Large
-model") and then sums them up in prose ("5-16% faster across all
-scenarios", "small model: 11-16% faster") states a range no single table
-holds: each table has one endpoint, or none. :func:`repeated_unions` hands
+prints the same table once per model or per backend ("| Metric | Eager |
+Compiled | Gain |" under "Tiny encoder" and again under "Base encoder")
+and then sums them up in prose ("4-18% faster everywhere", "tiny encoder:
+9-18% faster") states a range no single table holds: each table has one
+endpoint, or none. :func:`repeated_unions` hands
 SG101 the column of such a range's unit joined over the tables whose header
 rows are identical, as one more candidate.
 
@@ -20,8 +20,9 @@ rows are identical, as one more candidate.
   so a finding names the row the reader will find; a numeric label
   ("16384") stays as printed, the sentence picking rows by it.
 
-Case (unseen results page, session 25): "Native OpenVINO shows 5-16%
-performance advantage" over four tables whose gains run 1.05x to 1.19x.
+Case (a public results page lint had never seen, session 25): a summary of
+the gains of four such tables as a percent range whose upper end left out
+the largest gain, each endpoint in a different table.
 """
 
 from __future__ import annotations

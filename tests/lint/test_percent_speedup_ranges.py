@@ -2,9 +2,9 @@
 speed advantage", "outperforms it by 20-25%") is a range of speed ratios,
 20% faster being 1.20x: it is read against a speedup column printed in x
 ("| Gain | 1.40x faster |") as it would be printed in x. A percent range
-of another quantity ("20-25% less memory") is not. Case (unseen results
-page, session 25): "5-16% performance advantage" over a gain column of
-1.05x to 1.19x. Tables and figures of our own, checked by hand: the gains
+of another quantity ("20-25% less memory") is not. Case (a public results
+page lint had never seen, session 25): a percent range of advantage over a
+gain column printed in x whose largest gain it left out. Tables and figures of our own, checked by hand: the gains
 are 10.0 / 8.0 = 1.25x, 14.0 / 10.0 = 1.40x, 120 / 100 = 1.20x.
 """
 
