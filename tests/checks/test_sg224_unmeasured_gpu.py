@@ -191,3 +191,11 @@ def test_the_title_names_an_unmeasured_precision(tmp_path):
     (finding,) = findings(tmp_path, title="int8 and fp16 on the H100")
     assert finding.message == "/title names int8, a precision no record measured (precisions measured: fp16)"
     assert finding.hint == "name the precisions the records measured, or say that this one was not measured"
+
+
+def test_names_are_read_on_past_one_without_a_result_and_reported_in_the_order_they_stand(tmp_path):
+    """A precision in a clause that states no result does not stop the reading of the names after it; a
+    precision before a GPU in one clause comes first. Killed mutants: the loop left at the first name passed over,
+    the findings ordered GPUs first."""
+    found = findings(tmp_path, summary="int8 needs a calibration set; bf16 on the B200 takes 4.0 ms.")
+    assert [f.key for f in found] == ["/decision/summary bf16", "/decision/summary B200"]
