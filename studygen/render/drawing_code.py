@@ -71,8 +71,11 @@ def _code_dump(module: str) -> bytes:
     """``ast.dump`` of the drawing ``module``'s syntax tree without docstrings
     and imports (:func:`_without_docs_and_imports`), UTF-8: about 1.5 ms to
     parse and dump each, which a latency chart and a kernel-time chart each
-    paid for drawing.py and labels.py before."""
-    source = (Path(__file__).resolve().parent / module).read_text("utf-8")
+    paid for drawing.py and labels.py before. Parsed from the file's bytes, decoded
+    as Python's import decodes them: a UTF-8 byte order mark (an editor's) or
+    an encoding declaration leaves the tree as it was, where decoding the text
+    here first made the mark a character the parser refused (SyntaxError)."""
+    source = (Path(__file__).resolve().parent / module).read_bytes()
     return ast.dump(_without_docs_and_imports(ast.parse(source))).encode("utf-8")
 
 
