@@ -218,3 +218,25 @@ def test_a_summary_that_kept_only_the_severity_tag_is_named_as_unprefixed(collec
     assert_refused(collect("trtexec", "--log", path, "--variant", "fp32"),
                    "tagged.md:1: its performance summary (line 1, '[I] === Performance summary ===') has no trtexec "
                    "line prefix ('[date-time] [I] ')")
+
+
+def test_a_summary_whose_prefix_was_cut_inside_the_date_is_named_as_unprefixed(collect, workdir):
+    # a paste that cut each line inside its date, or only the date's opening bracket (the first tag's '[' gone):
+    # before, "not a trtexec console log: ... no performance summary", and with the '&&&& RUNNING' line kept,
+    # "run 1 (line 1) passed (line 5) without a performance summary", both false
+    body = ["[05/21/2025-11:40:07] [I] === Performance summary ===", "[05/21/2025-11:40:07] [I] Throughput: 88.5 qps",
+            "[05/21/2025-11:40:07] [I] Latency: min = 10.1 ms, max = 12.6 ms, mean = 11.2 ms, median = 11.3 ms"]
+    mid_date = "\n".join(line[12:] for line in body) + "\n"
+    path = workdir / "mid_date.md"
+    path.write_text(mid_date, encoding="utf-8")
+    assert_refused(collect("trtexec", "--log", path, "--variant", "fp32"),
+                   "mid_date.md:1: its performance summary (line 1, '11:40:07] [I] === Performance summary ===') has "
+                   "no trtexec line prefix ('[date-time] [I] ')")
+    bracket_cut = ("&&&& RUNNING TensorRT.trtexec [TensorRT v8601] # trtexec --loadEngine=m.plan\n"
+                   + "\n".join(line[1:] for line in body) + "\n&&&& PASSED TensorRT.trtexec [TensorRT v8601] # "
+                   "trtexec --loadEngine=m.plan\n")
+    path = workdir / "bracket_cut.log"
+    path.write_text(bracket_cut, encoding="utf-8")
+    assert_refused(collect("trtexec", "--log", path, "--variant", "fp32", job="job2"),
+                   "bracket_cut.log:2: its performance summary (line 2, '05/21/2025-11:40:07] [I] === Performance "
+                   "summary ===') has no trtexec line prefix ('[date-time] [I] ')")

@@ -68,7 +68,9 @@ RUNNING = re.compile(r"^&&&& RUNNING (?P<program>\S+)(?P<tags>(?: \[[^\]]*\])*)\
 STATUS = re.compile(r"^&&&& (?P<status>PASSED|FAILED|WAIVED)\b(?: \S+(?P<tags>(?: \[[^\]]*\])*)\s*#\s*(?P<command>.*?)\s*$)?")
 VERSION_TAG = re.compile(r"\[TensorRT v(\d{4,6})\]")
 PREFIX = re.compile(r"^\[[^\]]*\] \[(?P<severity>[A-Z])\] ?(?P<message>.*)$")
-PART_PREFIX = re.compile(r"^(?:\[[^\[\]]*\] ?)+")  # bracketed tags that open a line: "[I] "
+# what is left of a cut prefix opening a line: bracketed tags ("[I] "), the first one's opening cut too where the
+# cut fell inside the date ("09:26:53] [I] ", "07/07/2026-02:10:45] [I] ")
+PART_PREFIX = re.compile(r"^(?:[^\[\]]*\] ?)?(?:\[[^\[\]]*\] ?)*")
 LOG_START = re.compile(r"&&&& (?:RUNNING|PASSED|FAILED|WAIVED)\b|\[[^\[\]]*\] \[[A-Z]\](?: |$)")
 MAX_WRAPPER = 64
 VERSION_LINE = re.compile(r"^TensorRT version: (\d+(?:\.\d+)*)\s*$")
@@ -333,7 +335,8 @@ def _refuse_bare_summary(lines: list[str], display: str) -> None:
     trtexec's lines, and their severity, from anything else, so the figures
     are not read; before, such a file was said to have no summary at all."""
     for number, raw in enumerate(lines, start=1):
-        # a part of the prefix may be left ("[I] === Performance summary ===", the date cut): no prefix either
+        # a part of the prefix may be left ("[I] === Performance summary ===", the date cut, or cut inside the
+        # date: "02:10:45] [I] === Performance summary ==="): no prefix either
         if raw.strip() in SUMMARY_OPENINGS or PART_PREFIX.sub("", raw.strip()) in SUMMARY_OPENINGS:
             raise InputError(f"its performance summary (line {number}, {shown(raw.strip())}) has no trtexec line "
                              "prefix ('[date-time] [I] '), which tells trtexec's lines and their severity from the "
