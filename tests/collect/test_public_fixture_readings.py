@@ -71,6 +71,24 @@ def test_the_note_on_an_unlisted_device_names_the_field_the_model_came_from(coll
     assert ("the kernels ran on device 1, which computeProperties does not list; it names one model only "
             "(Tesla P100-PCIE-12GB, device 0): recorded as that model") in done.kind("kernel_time")[0]["note"]
 
+
+def test_of_two_device_lists_the_one_naming_the_kernels_device_names_the_gpu(collect, workdir):
+    # the kernel ran on device 1: deviceProperties lists device 0 alone, computeProperties devices 0 and 1. Before:
+    # deviceProperties was read (it names a device), the GPU recorded as its one model with a note that device 1 is
+    # not listed, though computeProperties names device 1
+    top = {"deviceProperties": [{"id": 0, "name": "NVIDIA A100-SXM4-40GB"}],
+           "computeProperties": [{"id": 0, "name": "Tesla P4"}, {"id": 1, "name": "Tesla T4"}]}
+    done = collect("torch-profile", "--trace", _trace(workdir, "split.json", top), "--variant", "fp32")
+    assert done.exit_code == 0, done.err
+    assert done.record["provenance"]["gpu"] == "Tesla T4"
+    assert "does not list" not in done.kind("kernel_time")[0].get("note", "")
+    # both name device 1 and disagree: deviceProperties, Kineto's own key, is read as before
+    both = {"deviceProperties": [{"id": 1, "name": "NVIDIA A10"}], "computeProperties": top["computeProperties"]}
+    done = collect("torch-profile", "--trace", _trace(workdir, "both.json", both), "--variant", "fp32", job="job2")
+    assert done.exit_code == 0, done.err
+    assert done.record["provenance"]["gpu"] == "NVIDIA A10"
+
+
 DLA_MARK = PUBLIC / "haxconn_googlenet_dla_mark_at_-1.profile"
 DLA_TRANSITION = PUBLIC / "haxconn_googlenet_dla_transition_at_10.profile"
 
