@@ -71,6 +71,8 @@ PREFIX = re.compile(r"^\[[^\]]*\] \[(?P<severity>[A-Z])\] ?(?P<message>.*)$")
 # what is left of a cut prefix opening a line: bracketed tags ("[I] "), the first one's opening cut too where the
 # cut fell inside the date ("09:26:53] [I] ", "07/07/2026-02:10:45] [I] ")
 PART_PREFIX = re.compile(r"^(?:[^\[\]]*\] ?)?(?:\[[^\[\]]*\] ?)*")
+# a line standing for lines left out of an excerpt: grep's group separator, an ellipsis
+OMISSION_LINE = re.compile(r"^\s*(?:--|\.{3,}|\u2026|\[(?:\.{3}|\u2026)\])\s*$")
 LOG_START = re.compile(r"&&&& (?:RUNNING|PASSED|FAILED|WAIVED)\b|\[[^\[\]]*\] \[[A-Z]\](?: |$)")
 MAX_WRAPPER = 64
 VERSION_LINE = re.compile(r"^TensorRT version: (\d+(?:\.\d+)*)\s*$")
@@ -220,8 +222,11 @@ def parse_log(path: Path, display: str | None = None) -> TrtexecLog:
         if prefixed is None:
             if state.get("layers") and current is not None and (layer := printed_layer(line)):
                 current.printed_layers[layer[0]] = (number, layer[1])
-            if state["mode"] == "old" and line.strip():  # foreign text (grep's "--") cuts a TensorRT 7 block:
-                state.update(block=None, cut_at=number)  # what follows is no longer the block's until a header
+            # a line marking text left out (grep's "--") cuts a TensorRT 7 block: what follows is no longer the
+            # block's until a header. Other text is not a cut (another program's line on the same console, as a
+            # Jetson driver's NvMap message): the block's lines after it are still the block's
+            if state["mode"] == "old" and OMISSION_LINE.match(line):
+                state.update(block=None, cut_at=number)
             continue
         message = prefixed.group("message")
         state["layers"] = starts_block(message)  # the printed layers run to the next prefixed line
