@@ -68,8 +68,7 @@ RUNNING = re.compile(r"^&&&& RUNNING (?P<program>\S+)(?P<tags>(?: \[[^\]]*\])*)\
 STATUS = re.compile(r"^&&&& (?P<status>PASSED|FAILED|WAIVED)\b(?: \S+(?P<tags>(?: \[[^\]]*\])*)\s*#\s*(?P<command>.*?)\s*$)?")
 VERSION_TAG = re.compile(r"\[TensorRT v(\d{4,6})\]")
 PREFIX = re.compile(r"^\[[^\]]*\] \[(?P<severity>[A-Z])\] ?(?P<message>.*)$")
-# what is left of a cut prefix opening a line: bracketed tags ("[I] "), the first one's opening cut too where the
-# cut fell inside the date ("09:26:53] [I] ", "07/07/2026-02:10:45] [I] ")
+# what is left of a cut prefix: bracketed tags ("[I] "), the first one's "[" gone where the cut fell in the date
 PART_PREFIX = re.compile(r"^(?:[^\[\]]*\] ?)?(?:\[[^\[\]]*\] ?)*")
 # a line standing for lines left out of an excerpt: grep's group separator, an ellipsis
 OMISSION_LINE = re.compile(r"^\s*(?:--|\.{3,}|\u2026|\[(?:\.{3}|\u2026)\])\s*$")
@@ -222,9 +221,8 @@ def parse_log(path: Path, display: str | None = None) -> TrtexecLog:
         if prefixed is None:
             if state.get("layers") and current is not None and (layer := printed_layer(line)):
                 current.printed_layers[layer[0]] = (number, layer[1])
-            # a line marking text left out (grep's "--") cuts a TensorRT 7 block: what follows is no longer the
-            # block's until a header. Other text is not a cut (another program's line on the same console, as a
-            # Jetson driver's NvMap message): the block's lines after it are still the block's
+            # a line marking text left out (grep's "--") cuts a TensorRT 7 block until a header; another program's
+            # line on the same console (a Jetson driver's NvMap message) does not: what follows is still the block's
             if state["mode"] == "old" and OMISSION_LINE.match(line):
                 state.update(block=None, cut_at=number)
             continue
@@ -340,8 +338,7 @@ def _refuse_bare_summary(lines: list[str], display: str) -> None:
     trtexec's lines, and their severity, from anything else, so the figures
     are not read; before, such a file was said to have no summary at all."""
     for number, raw in enumerate(lines, start=1):
-        # a part of the prefix may be left ("[I] === Performance summary ===", the date cut, or cut inside the
-        # date: "02:10:45] [I] === Performance summary ==="): no prefix either
+        # a part of the prefix may be left ("[I] ===…", the date cut; "02:10:45] [I] ===…", cut inside it)
         if raw.strip() in SUMMARY_OPENINGS or PART_PREFIX.sub("", raw.strip()) in SUMMARY_OPENINGS:
             raise InputError(f"its performance summary (line {number}, {shown(raw.strip())}) has no trtexec line "
                              "prefix ('[date-time] [I] '), which tells trtexec's lines and their severity from the "
