@@ -23,6 +23,14 @@ seen on real traces:
   with FP16 or BF16 inputs says so (``ampere_s1688gemm_fp16_…``,
   ``turing_fp16_s1688gemm_fp16_…``) and is not TF32.
 
+CUTLASS's own library names its kernels otherwise (``cutlass_tensorop_…``,
+no architecture after ``cutlass``; cuDNN embeds kernels so named): a
+TF32 kernel there names the type (``s1688tf32gemm`` for FP32 operands,
+``_tf32_`` for TF32 ones), and ``cutlass_tensorop_s1688gemm_…`` of FP32
+operands is the 3xTF32 kernel (``OpMultiplyAddFastF32``, as TVM's CUTLASS
+back end writes one out), FP32 accuracy: the shape alone counts only in
+names not of that library (cuBLAS's ``cutlass_80_…``, ``ampere_…``).
+
 Names that say nothing of their math (``ampere_sgemm_…`` is FP32 SIMT,
 ``nvjet_…`` names no type) are never counted, so the note is a lower bound.
 It is a note, never a refusal: the figures are what the GPU did.
@@ -38,6 +46,9 @@ from .inputs import significant
 TF32_WORD = re.compile("tf32")
 # s + 1688/1684 + the operation: a float-accumulating m16n8k8/m16n8k4 tensor-core kernel
 TF32_SHAPE = re.compile(r"(?<![a-z0-9])s168[48](?:gemm|fprop|dgrad|wgrad)", re.IGNORECASE)
+# the same shape in CUTLASS's library naming (no architecture after "cutlass", an output type may come first),
+# where it names no TF32: the 3xTF32 kernel of FP32 operands
+LIBRARY_SHAPE = re.compile(r"(?<![a-z0-9])cutlass_(?:wmma_)?tensorop_(?:[a-z]+[0-9]*_)?s168[48](?:gemm|fprop|dgrad|wgrad)")
 # an input type of 16 or 8 bits named as a token of the kernel's name (split at non-alphanumerics)
 NARROW_INPUT = frozenset({"f16", "fp16", "h", "half", "bf16", "i8", "s8", "u8", "int8", "e4m3", "e5m2", "fp8"})
 TOKEN = re.compile(r"[a-z0-9]+")
@@ -52,7 +63,7 @@ def is_tf32_kernel(name: str) -> bool:
         return False
     if TF32_WORD.search(lowered):
         return True
-    if not TF32_SHAPE.search(lowered):
+    if not TF32_SHAPE.search(lowered) or LIBRARY_SHAPE.search(lowered):
         return False
     return not any(token in NARROW_INPUT for token in TOKEN.findall(lowered))
 

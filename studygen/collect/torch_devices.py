@@ -15,6 +15,7 @@ and which devices the trace holds. Never a sum across devices.
 from __future__ import annotations
 
 import collections
+from collections.abc import Iterable
 
 from ..errors import InputError, UsageError
 
@@ -60,7 +61,9 @@ def one_device(kernel_events: list[tuple], device: int | None, display: str) -> 
 # DGX) wrote the same list as "computeProperties". A trace may carry both, the
 # newer one empty (a writer that emits the key before it knows any device): the
 # first key whose list names a device is read, so an empty list never hides a
-# model the other key names.
+# model the other key names; and where the kernels' devices are known, the first
+# whose list names every one of them, so a list naming other devices never hides
+# the one that names theirs.
 DEVICE_LIST_KEYS = ("deviceProperties", "computeProperties")
 
 
@@ -74,12 +77,21 @@ def _named(entries: list[dict]) -> dict[int, str]:
             and isinstance(entry.get("name"), str)}
 
 
-def device_list_key(top: dict) -> str | None:
+def device_list_key(top: dict, kernel_devices: Iterable[int | None] = ()) -> str | None:
     """The key of :data:`DEVICE_LIST_KEYS` the trace's devices are read
-    from: the first whose list names a device (an entry with an integer
+    from: the first whose list names every device of ``kernel_devices``
+    (the devices the kernels ran on; None, a kernel naming none, is left
+    out), else the first whose list names a device (an entry with an integer
     ``id`` and a string ``name``), else the first holding any object, else
     None. A present but empty ``deviceProperties`` (``[]``) so gives way to
-    a ``computeProperties`` that names the GPU."""
+    a ``computeProperties`` that names the GPU, and a ``deviceProperties``
+    naming device 0 alone to a ``computeProperties`` naming device 1, where
+    the kernels ran."""
+    ran_on = {device for device in kernel_devices if device is not None}
+    if ran_on:
+        key = next((key for key in DEVICE_LIST_KEYS if ran_on <= _named(_entries(top.get(key))).keys()), None)
+        if key is not None:
+            return key
     for wanted in (_named, _entries):
         key = next((key for key in DEVICE_LIST_KEYS if wanted(_entries(top.get(key)))), None)
         if key is not None:
@@ -95,10 +107,12 @@ def device_entries(top: dict) -> list[dict]:
     return _entries(top[key]) if key else []
 
 
-def device_names(top: dict) -> dict[int, str]:
-    """Device index to model name, of the :func:`device_entries` whose
-    ``id`` is an integer and ``name`` a string."""
-    return _named(device_entries(top))
+def device_names(top: dict, kernel_devices: Iterable[int | None] = ()) -> dict[int, str]:
+    """Device index to model name, of the entries under
+    :func:`device_list_key` (given ``kernel_devices``) whose ``id`` is an
+    integer and ``name`` a string."""
+    key = device_list_key(top, kernel_devices)
+    return _named(_entries(top[key])) if key else {}
 
 
 def distributed_info(top: dict) -> dict | None:

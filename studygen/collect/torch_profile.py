@@ -36,7 +36,7 @@ rounding (:func:`refuse_stream_overlaps` says which overlaps are real).
 Kernels of several devices are never summed: such a trace is read for the
 one device ``--device`` names, else refused (:mod:`.torch_devices`). The
 GPU is the ``deviceProperties`` name of the kernels' device (2021 traces:
-``computeProperties``; of the two, the first whose list names a device); a trace
+``computeProperties``; of the two, the first whose list names the kernels' devices, else a device); a trace
 that lists one model only (the MI300X BERT fixture lists device 0 while its
 kernels ran on device 2) names that model, with a note.
 """
@@ -445,7 +445,8 @@ def parse_trace(path: Path, display: str | None = None, device: int | None = Non
                          "(durations not recorded, or below the trace's resolution)", path=display)
     refuse_stream_overlaps(on_stream, kernel_events, display, pointer_base)
     kernel_events, device_note = one_device(kernel_events, device, display)
-    devices = device_names(top)
+    ran_on = {event[3] for event in kernel_events}
+    devices = device_names(top, ran_on)
     refuse_repeated_launches(kernel_events, repeated, display, pointer_base)
     found = attribute(kernel_events, launches, steps, display, pointer_base)
     kernels = [Kernel(name, dur / US_PER_MS, device, label)
@@ -457,7 +458,7 @@ def parse_trace(path: Path, display: str | None = None, device: int | None = Non
     trace.notes.extend(note for note in (found.note, device_note) if note)
     unlisted = sorted(d for d in trace.kernel_devices if d not in devices)
     if unlisted and trace.gpu:
-        trace.notes.append(f"the kernels ran on device {', '.join(map(str, unlisted))}, which {device_list_key(top)} does "
+        trace.notes.append(f"the kernels ran on device {', '.join(map(str, unlisted))}, which {device_list_key(top, ran_on)} does "
                            f"not list; it names one model only ({trace.gpu}, device "
                            f"{', '.join(map(str, sorted(devices)))}): recorded as that model")
     return trace

@@ -9,7 +9,7 @@ committed chart stale, a moved import or a reworded comment does not.
 nothing, when the committed module is not what this makes now;
 ``tests/render/test_drawing_code.py`` asserts the same), where the digest there
 was worked out from the modules' exact bytes under this Python's minor
-version (``ast.dump`` may print a tree differently under another), and
+version (another parser may give another tree), and
 works it out otherwise. Run it after changing a drawing module.
 """
 
@@ -68,12 +68,57 @@ def computed_code_sha256(modules: tuple[str, ...] = DRAWING_MODULES) -> str:
 
 @functools.cache
 def _code_dump(module: str) -> bytes:
-    """``ast.dump`` of the drawing ``module``'s syntax tree without docstrings
+    """:func:`stable_dump` of the drawing ``module``'s syntax tree without docstrings
     and imports (:func:`_without_docs_and_imports`), UTF-8: about 1.5 ms to
     parse and dump each, which a latency chart and a kernel-time chart each
-    paid for drawing.py and labels.py before."""
-    source = (Path(__file__).resolve().parent / module).read_text("utf-8")
-    return ast.dump(_without_docs_and_imports(ast.parse(source))).encode("utf-8")
+    paid for drawing.py and labels.py before. Parsed from the file's bytes, decoded
+    as Python's import decodes them: a UTF-8 byte order mark (an editor's) or
+    an encoding declaration leaves the tree as it was, where decoding the text
+    here first made the mark a character the parser refused (SyntaxError)."""
+    source = (Path(__file__).resolve().parent / module).read_bytes()
+    return stable_dump(_without_docs_and_imports(ast.parse(source))).encode("utf-8")
+
+
+# Fields later Pythons added to nodes 3.11 has: left out where empty, as a tree of code 3.11 parses has them
+# (3.12: a function's or class's type parameters).
+_NEWER_FIELDS = frozenset({"type_params"})
+
+
+def stable_dump(node) -> str:
+    """``node`` as Python 3.11's ``ast.dump`` prints it (every field named,
+    an optional field holding None left out), under any Python: 3.12 adds
+    an empty ``type_params`` to every function and class and, in 3.12.1, an
+    empty string part to a nested format spec (``f"{x:<{w}}"``); 3.13's
+    ``ast.dump`` leaves out empty lists. With ``ast.dump`` the code digest of
+    unchanged drawing modules was another under 3.12.1 and another again
+    under 3.13 than under 3.10 and 3.11, so every committed chart read as
+    stale there."""
+    if isinstance(node, ast.AST):
+        parts = []
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if value is None and name in _optional_fields(type(node)):
+                continue
+            if name in _NEWER_FIELDS and value in (None, []):
+                continue
+            if isinstance(node, ast.JoinedStr) and name == "values":  # no empty string part, as 3.11 parses it
+                value = [part for part in value if not (isinstance(part, ast.Constant) and part.value == "")]
+            parts.append(f"{name}={stable_dump(value)}")
+        return f"{type(node).__name__}({', '.join(parts)})"
+    if isinstance(node, list):
+        return f"[{', '.join(stable_dump(item) for item in node)}]"
+    return repr(node)
+
+
+@functools.cache
+def _optional_fields(kind: type) -> frozenset[str]:
+    """The fields of node class ``kind`` that may hold None: from 3.13's
+    ``_field_types`` annotations (``expr | None``), before that the fields
+    whose class attribute is None."""
+    types = getattr(kind, "_field_types", None)
+    if types is not None:
+        return frozenset(name for name, annotation in types.items() if "None" in repr(annotation))
+    return frozenset(name for name in kind._fields if getattr(kind, name, ...) is None)
 
 
 # The fields of a node that hold statements: only a statement, a handler or a match case has a body list of

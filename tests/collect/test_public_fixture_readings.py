@@ -71,6 +71,24 @@ def test_the_note_on_an_unlisted_device_names_the_field_the_model_came_from(coll
     assert ("the kernels ran on device 1, which computeProperties does not list; it names one model only "
             "(Tesla P100-PCIE-12GB, device 0): recorded as that model") in done.kind("kernel_time")[0]["note"]
 
+
+def test_of_two_device_lists_the_one_naming_the_kernels_device_names_the_gpu(collect, workdir):
+    # the kernel ran on device 1: deviceProperties lists device 0 alone, computeProperties devices 0 and 1. Before:
+    # deviceProperties was read (it names a device), the GPU recorded as its one model with a note that device 1 is
+    # not listed, though computeProperties names device 1
+    top = {"deviceProperties": [{"id": 0, "name": "NVIDIA A100-SXM4-40GB"}],
+           "computeProperties": [{"id": 0, "name": "Tesla P4"}, {"id": 1, "name": "Tesla T4"}]}
+    done = collect("torch-profile", "--trace", _trace(workdir, "split.json", top), "--variant", "fp32")
+    assert done.exit_code == 0, done.err
+    assert done.record["provenance"]["gpu"] == "Tesla T4"
+    assert "does not list" not in done.kind("kernel_time")[0].get("note", "")
+    # both name device 1 and disagree: deviceProperties, Kineto's own key, is read as before
+    both = {"deviceProperties": [{"id": 1, "name": "NVIDIA A10"}], "computeProperties": top["computeProperties"]}
+    done = collect("torch-profile", "--trace", _trace(workdir, "both.json", both), "--variant", "fp32", job="job2")
+    assert done.exit_code == 0, done.err
+    assert done.record["provenance"]["gpu"] == "NVIDIA A10"
+
+
 DLA_MARK = PUBLIC / "haxconn_googlenet_dla_mark_at_-1.profile"
 DLA_TRANSITION = PUBLIC / "haxconn_googlenet_dla_transition_at_10.profile"
 
@@ -218,3 +236,25 @@ def test_a_summary_that_kept_only_the_severity_tag_is_named_as_unprefixed(collec
     assert_refused(collect("trtexec", "--log", path, "--variant", "fp32"),
                    "tagged.md:1: its performance summary (line 1, '[I] === Performance summary ===') has no trtexec "
                    "line prefix ('[date-time] [I] ')")
+
+
+def test_a_summary_whose_prefix_was_cut_inside_the_date_is_named_as_unprefixed(collect, workdir):
+    # a paste that cut each line inside its date, or only the date's opening bracket (the first tag's '[' gone):
+    # before, "not a trtexec console log: ... no performance summary", and with the '&&&& RUNNING' line kept,
+    # "run 1 (line 1) passed (line 5) without a performance summary", both false
+    body = ["[05/21/2025-11:40:07] [I] === Performance summary ===", "[05/21/2025-11:40:07] [I] Throughput: 88.5 qps",
+            "[05/21/2025-11:40:07] [I] Latency: min = 10.1 ms, max = 12.6 ms, mean = 11.2 ms, median = 11.3 ms"]
+    mid_date = "\n".join(line[12:] for line in body) + "\n"
+    path = workdir / "mid_date.md"
+    path.write_text(mid_date, encoding="utf-8")
+    assert_refused(collect("trtexec", "--log", path, "--variant", "fp32"),
+                   "mid_date.md:1: its performance summary (line 1, '11:40:07] [I] === Performance summary ===') has "
+                   "no trtexec line prefix ('[date-time] [I] ')")
+    bracket_cut = ("&&&& RUNNING TensorRT.trtexec [TensorRT v8601] # trtexec --loadEngine=m.plan\n"
+                   + "\n".join(line[1:] for line in body) + "\n&&&& PASSED TensorRT.trtexec [TensorRT v8601] # "
+                   "trtexec --loadEngine=m.plan\n")
+    path = workdir / "bracket_cut.log"
+    path.write_text(bracket_cut, encoding="utf-8")
+    assert_refused(collect("trtexec", "--log", path, "--variant", "fp32", job="job2"),
+                   "bracket_cut.log:2: its performance summary (line 2, '05/21/2025-11:40:07] [I] === Performance "
+                   "summary ===') has no trtexec line prefix ('[date-time] [I] ')")

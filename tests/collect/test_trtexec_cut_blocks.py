@@ -55,3 +55,26 @@ def test_blank_lines_do_not_cut_a_block(collect, workdir):
     assert done.exit_code == 0, done.err
     assert done.latency("gpu_compute")["statistics_ms"]["median"] == 3.10938
     assert "warning" not in done.err
+
+
+def test_an_ellipsis_cuts_a_block_as_grep_s_separator_does(collect, workdir):
+    done = collect("trtexec", "--log", write(workdir, EXCERPT.replace("\n--\n", "\n...\n"), "dots.log"), "--variant",
+                   "fp16")
+    assert done.exit_code == 0, done.err
+    assert done.latency("gpu_compute")["statistics_ms"]["median"] == 3.10938
+    assert "the statistic 'median: 0.0419922 ms' after line 9, which is no trtexec line" in done.err
+
+
+def test_another_programs_line_inside_a_block_does_not_cut_it(collect, workdir):
+    """A line no trtexec wrote between a block's statistics, marking nothing left out (a Jetson driver's message
+    on the same console): the statistics after it are still the block's. Failed before: it cut the block, whose
+    median and mean were then missing, and the log was refused ("the gpu_compute summary ... has no median")."""
+    whole = EXCERPT.replace("--\n" + STAMP + "median: 0.0419922 ms\n", "")
+    stray = whole.replace(STAMP + "min: 3.04102 ms\n",
+                          STAMP + "min: 3.04102 ms\nNvMapMemHandleAlloc: error 0\n")
+    assert stray != whole
+    done = collect("trtexec", "--log", write(workdir, stray, "stray.log"), "--variant", "fp16")
+    assert done.exit_code == 0, done.err
+    assert done.latency("gpu_compute")["statistics_ms"] == {"min": 3.04102, "max": 3.52539, "mean": 3.11621,
+                                                            "median": 3.10938, "p99": 3.34961}
+    assert "warning" not in done.err

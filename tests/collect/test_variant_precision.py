@@ -256,3 +256,15 @@ def test_no_tf32_note_on_a_gpu_older_than_ampere(collect, study, workdir):
     done = collect("trtexec", "--log", pascal, "--variant", "fp32")
     assert done.exit_code == 0, done.err
     assert _tf32_notes(done) == []
+
+
+def test_no_tf32_note_where_tensorrt_10_says_tf32_is_on_but_the_gpu_predates_it(collect, study, workdir):
+    # the H100 log's run on a Turing GPU (compute capability 7.5): trtexec prints "TF32 is enabled by default" as
+    # it reads its options, whatever the GPU; a GPU below 8.0 has no TF32. Failed before: the note, from that line
+    turing = TF32_TEN.read_text(encoding="utf-8").replace("] [I] Compute Capability: 9.0\n",
+                                                          "] [I] Compute Capability: 7.5\n")
+    turing = turing.replace("] [I] Selected Device: NVIDIA H100 PCIe\n", "] [I] Selected Device: Tesla T4\n")
+    assert "Compute Capability: 7.5" in turing and "Selected Device: Tesla T4" in turing
+    done = collect("trtexec", "--log", write(workdir, turing, "turing.log"), "--variant", "fp32")
+    assert done.exit_code == 0, done.err
+    assert _tf32_notes(done) == []

@@ -68,7 +68,10 @@ RUNNING = re.compile(r"^&&&& RUNNING (?P<program>\S+)(?P<tags>(?: \[[^\]]*\])*)\
 STATUS = re.compile(r"^&&&& (?P<status>PASSED|FAILED|WAIVED)\b(?: \S+(?P<tags>(?: \[[^\]]*\])*)\s*#\s*(?P<command>.*?)\s*$)?")
 VERSION_TAG = re.compile(r"\[TensorRT v(\d{4,6})\]")
 PREFIX = re.compile(r"^\[[^\]]*\] \[(?P<severity>[A-Z])\] ?(?P<message>.*)$")
-PART_PREFIX = re.compile(r"^(?:\[[^\[\]]*\] ?)+")  # bracketed tags that open a line: "[I] "
+# what is left of a cut prefix: bracketed tags ("[I] "), the first one's "[" gone where the cut fell in the date
+PART_PREFIX = re.compile(r"^(?:[^\[\]]*\] ?)?(?:\[[^\[\]]*\] ?)*")
+# a line standing for lines left out of an excerpt: grep's group separator, an ellipsis
+OMISSION_LINE = re.compile(r"^\s*(?:--|\.{3,}|\u2026|\[(?:\.{3}|\u2026)\])\s*$")
 LOG_START = re.compile(r"&&&& (?:RUNNING|PASSED|FAILED|WAIVED)\b|\[[^\[\]]*\] \[[A-Z]\](?: |$)")
 MAX_WRAPPER = 64
 VERSION_LINE = re.compile(r"^TensorRT version: (\d+(?:\.\d+)*)\s*$")
@@ -218,8 +221,10 @@ def parse_log(path: Path, display: str | None = None) -> TrtexecLog:
         if prefixed is None:
             if state.get("layers") and current is not None and (layer := printed_layer(line)):
                 current.printed_layers[layer[0]] = (number, layer[1])
-            if state["mode"] == "old" and line.strip():  # foreign text (grep's "--") cuts a TensorRT 7 block:
-                state.update(block=None, cut_at=number)  # what follows is no longer the block's until a header
+            # a line marking text left out (grep's "--") cuts a TensorRT 7 block until a header; another program's
+            # line on the same console (a Jetson driver's NvMap message) does not: what follows is still the block's
+            if state["mode"] == "old" and OMISSION_LINE.match(line):
+                state.update(block=None, cut_at=number)
             continue
         message = prefixed.group("message")
         state["layers"] = starts_block(message)  # the printed layers run to the next prefixed line
@@ -333,7 +338,7 @@ def _refuse_bare_summary(lines: list[str], display: str) -> None:
     trtexec's lines, and their severity, from anything else, so the figures
     are not read; before, such a file was said to have no summary at all."""
     for number, raw in enumerate(lines, start=1):
-        # a part of the prefix may be left ("[I] === Performance summary ===", the date cut): no prefix either
+        # a part of the prefix may be left ("[I] ===…", the date cut; "02:10:45] [I] ===…", cut inside it)
         if raw.strip() in SUMMARY_OPENINGS or PART_PREFIX.sub("", raw.strip()) in SUMMARY_OPENINGS:
             raise InputError(f"its performance summary (line {number}, {shown(raw.strip())}) has no trtexec line "
                              "prefix ('[date-time] [I] '), which tells trtexec's lines and their severity from the "

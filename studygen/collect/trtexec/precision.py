@@ -181,10 +181,15 @@ def tf32_note(log: TrtexecLog, run: TrtexecRun, variant: str, declared: str, bui
     (its default since 7.1 on Ampere and newer): the run's log says so
     (TensorRT 10: ``TF32 is enabled by default``) or prints a compute
     capability of 8.0 or above. None otherwise, also where the log names
-    no compute capability (the GPU may predate TF32). A note, not a
-    refusal: the builder chose each layer's tactic and the log does not
-    show which were TF32."""
+    no compute capability (the GPU may predate TF32), and where the run's
+    compute capability is below 8.0 even under TensorRT 10's line: trtexec
+    prints that line as it reads its options, before it knows the GPU, and
+    a Turing or older GPU has no TF32 to run. A note, not a refusal: the
+    builder chose each layer's tactic and the log does not show which were
+    TF32."""
     if declared != "fp32" or build.no_tf32:
+        return None
+    if run.compute_capability is not None and run.compute_capability < (8, 0):
         return None
     if run.tf32_default_line is not None:
         evidence = f"line {run.tf32_default_line}: 'TF32 is enabled by default'"
