@@ -30,7 +30,13 @@ Prints the figures against the targets of issues 7, 11 and 25:
 - doubling the records costs at most 2.2x the time;
 - ``studygen --help`` in <= 0.3 s (lazy imports).
 
-Last measured at the default scale (main c9e7170, 2026-12-06, ``--repeat
+Last measured at the default scale (main 266e713, 2026-12-06, ``--repeat
+3``, load average 1.1-1.3, a noisier hour): the floor 29.5-30.0 us a record;
+10,000 records 1.93 s (6.4x), one process 3.53 s (11.7x); 20,000 records
+3.15 s (5.3x), one process 5.97 s (10.1x); doubling 1.63x. Target 5x:
+missed, as at the session's start.
+
+Measured before at the default scale (main c9e7170, 2026-12-06, ``--repeat
 3``, load average 1.2, on a machine slower than the one before: the floor
 28.6 us a record against 18.4): 20,000 records 3.12 s (5.5x), one process
 6.11 s (10.7x); the 10,000-record part was a disturbed run (2.24 s, 7.1x;

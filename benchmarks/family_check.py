@@ -31,7 +31,22 @@ the same way (they kept caches): ``--extra-check-args=--no-cache`` with a
 warm cache folder is the uncached check issue 25 measured, ``--cache-dir ''``
 runs with no cache folder at all.
 
-Last measured (main c9e7170 against 314b299, that session's start, with
+Last measured (main 266e713 against 115c69c, the session's start, with
+``--before``, 2026-12-06, a noisier hour of the machine: medians 10-25 %
+above the bests): ``--repeat 15``: check of the project 0.550 s against
+0.552 s (9.7x ``--help`` of 0.057 s, 9.9x), render
+deformable_detr_h200_torch 0.291 s against 0.305 s (5.1x, 5.5x); a run of
+``--repeat 10`` just before gave 10.6x / 9.3x and 5.8x / 5.7x: the ratios
+move by more than the changes. Interleaved A/B of 25 rounds (best CPU):
+one-process check 760 against 772 ms, forked check 560 against 560 ms wall,
+render of the H200 family 301 against 309 ms, ``--help`` 52.6 against
+55.6 ms: the session's two speed changes (no interpreter teardown, about
+9 ms a command and 3 ms of ``--help``; the drawing code's digest written at
+development time, 6 ms a process with charts) were about paid for by its new
+lint and check readings, and the faster ``--help`` leaves the ratios where
+they were. Both targets MISSED.
+
+Measured before (main c9e7170 against 314b299, that session's start, with
 ``--before``, ``--repeat 10``, 2026-12-06, load average 0.9-1.2, on a machine
 slower than the one before: ``--help`` 0.057 s against 0.038 s): check of the
 project 0.547 s against 0.529 s (1.03x wall, 1.02x CPU; 9.7x ``--help``, 9.3x
