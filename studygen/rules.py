@@ -121,9 +121,10 @@ RULES: tuple[Rule, ...] = (
     Rule("SG223", ERROR, "kernel times grouped by other rules", "studygen.checks.sg223_stale_grouping",
          "a kernel-time result grouped by other rules than the study file's kernel_groups (a group renamed, a rule "
          "added or reordered since it was collected)"),
-    Rule("SG224", WARNING, "GPU or precision named but not measured", "studygen.checks.sg224_unmeasured_gpu",
-         "the study's title names a GPU model that no record was measured on, or a precision that none measured, or "
-         "its other prose states a result (a time, a ratio, faster or slower) on or at one"),
+    Rule("SG224", WARNING, "GPU, precision or batch named but not measured", "studygen.checks.sg224_unmeasured_gpu",
+         "the study's title names a GPU model that no record was measured on, or a precision or batch that none "
+         "measured, or its other prose states a result (a time, a ratio, faster or slower) on or at one; also a batch "
+         "that none of the runs a clause names was measured at"),
 )
 
 BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}

@@ -1,4 +1,4 @@
-"""SG224 GPU or precision named but not measured (warning): the study's title names a
+"""SG224 GPU, precision or batch named but not measured (warning): the study's title names a
 GPU model that none of its records was measured on, as a README headline
 does when a study file written for one machine is reused on another ("... on
 one H200" over tables whose every row says H100 80GB HBM3); or a sentence of
@@ -55,6 +55,12 @@ figure has a variant of that precision, else reported in the title, or where
 a clause of other prose states a result at it. Case (a new user's trial,
 session 25): "fp8 on the H100 cuts the median to 0.02 ms." in a study of
 fp32, fp16 and int8 runs passed; the H100 was measured, fp8 never.
+
+A batch ("at batch 8", "batch size 16") is read per clause
+(:func:`_batch_findings`): reported where none of the runs the clause names
+(its GPUs, variants or precisions; every run where it names none) was
+measured at it, in a clause stating a result or saying how a run was
+measured ("was measured at batch 1").
 """
 
 from __future__ import annotations
@@ -82,6 +88,11 @@ GPU_MODEL = lazy_compile(
     r")s?(?![\w-])")
 # A precision as a study's variants declare it (studygen new's list) and as prose writes it ("FP8", "int8")
 PRECISION = lazy_compile(r"(?<![\w.-])(fp32|tf32|bf16|fp16|fp8|nvfp4|mxfp4|fp4|int8|int4)(?![\w-])", re.IGNORECASE)
+# A batch a clause names ("at batch 8", "batch size 16", "a batch of 32", "batch=4"); not "batches 1-8"
+BATCH = lazy_compile(r"\bbatch(?:\s+size)?(?:\s+of)?\s*[=:]?\s*(\d{1,6})(?![\w.]?\d|[\w-])", re.IGNORECASE)
+# What says a clause is about how a run was measured, a claim about the runs even without a figure ("the GTX 1070
+# fp16 run was measured at batch 1")
+MEASURED_WORDS = lazy_compile(r"\b(?:measured|timed|benchmarked|profiled|ran|run|runs)\b", re.IGNORECASE)
 # words of a Jetson module's name that its GPU, as trtexec logs it, leaves out ("Orin" on a Jetson AGX Orin)
 _MODULE_WORDS = re.compile(r"^(?:JETSON|AGX)")
 # A sentence that names a machine without stating a result of this study on it: it denies, defers or cites one
@@ -113,9 +124,7 @@ def measured_models(study) -> set[str] | None:
             if measured_without_gpu(record.provenance):
                 continue
             return None
-        words = [model_key(word) for word in re.split(r"[\s-]+", gpu) if word]
-        found.update(words)
-        found.update(a + b for a, b in zip(words, words[1:]))
+        found |= _model_words(gpu)
     return found
 
 
@@ -161,10 +170,8 @@ def check(context) -> list[Finding]:
         for named, start, precision in _unmeasured(text, measured, precisions):
             bounds = clause_bounds(text, start)
             if bounds not in unread:
-                said = text[bounds[0]:bounds[1]]
                 # other prose: a result stated, and not as expected, planned, cited or asked (a supposition is a claim)
-                unread[bounds] = bool(ELSEWHERE.search(said) or SOURCE_RE.search(said)) or not in_title and (
-                    not states_result(said) or states_no_result(said, hypothetical=True))
+                unread[bounds] = _unread(text[bounds[0]:bounds[1]], in_title)
             if unread[bounds]:
                 continue
             if readme is not None and printed.setdefault(named, named in readme) is False:
@@ -186,7 +193,85 @@ def check(context) -> list[Finding]:
             findings.append(Finding(CODE, message, study.rel(study.study_path),
                                     line=yaml_text_line(study.spec_text, path, start), pointer=pointer,
                                     key=f"{pointer} {named}", hint=hint))
+        findings += _batch_findings(study, path, text, readme, printed)
     return findings
+
+
+def _batch_findings(study, path: tuple, text: str, readme: str | None, printed: dict) -> list[Finding]:
+    """A batch (:data:`BATCH`) that the clause naming it states a result at
+    (as GPUs are read: :func:`_unread`), or says a run was measured at
+    (:data:`MEASURED_WORDS`), while none of the rows it is about
+    was measured at it: the rows of the GPUs and the variants or precisions
+    the clause names (each kind it names narrows them), every row with a
+    batch where it names none. A clause naming only what no row measured is
+    left to the GPU and precision readings. Case (a new user's trial,
+    session 25): a study file said a GTX 1070's fp16 run was measured at
+    batch 1, where that run was at batch 4 and batch 1 was another GPU's."""
+    rows = [row for row in study.rows if row.value is not None and row.batch is not None]
+    found, in_title, unread = [], path == ("title",), {}
+    for match in BATCH.finditer(text) if rows else ():
+        batch, bounds = int(match.group(1)), clause_bounds(text, match.start())
+        said = text[bounds[0]:bounds[1]]
+        if bounds not in unread:  # a clause that says how a run was measured states something of the runs too
+            unread[bounds] = _unread(said, in_title) and not (
+                MEASURED_WORDS.search(said) and not ELSEWHERE.search(said) and not SOURCE_RE.search(said)
+                and not states_no_result(said, hypothetical=True))
+        if unread[bounds]:
+            continue
+        subject, about = _rows_named(study, rows, said)
+        if not about or any(row.batch == batch for row in about):
+            continue
+        if readme is not None and printed.setdefault(f"batch {batch}", f"batch {batch}" in readme.lower()) is False:
+            continue  # a field the README does not print publishes nothing
+        pointer = "/" + "/".join(map(str, path))
+        batches = ", ".join(map(str, sorted({row.batch for row in about})))
+        which = f" for {subject}" if subject else ""
+        found.append(Finding(
+            CODE, f"{pointer} {'names' if in_title else 'states a result at'} batch {batch}{which}, which "
+            f"{'none of its records' if subject else 'no record'} measured (batches measured{which}: {batches})",
+            study.rel(study.study_path), line=yaml_text_line(study.spec_text, path, match.start()), pointer=pointer,
+            key=f"{pointer} batch {batch}",
+            hint="name the batch the records were measured at, or measure that batch" if in_title
+            else "measure that batch, cite where the result comes from, or leave it out"))
+    return found
+
+
+def _unread(said: str, in_title: bool) -> bool:
+    """Whether the clause ``said`` states no result of this study: it denies, defers or cites one, or (outside the
+    title) states no timing result or one only as a question or condition."""
+    return bool(ELSEWHERE.search(said) or SOURCE_RE.search(said)) or not in_title and (
+        not states_result(said) or states_no_result(said, hypothetical=True))
+
+
+def _rows_named(study, rows: list, said: str) -> tuple[str, list]:
+    """``(subject, rows)``: the GPUs, then the variants or precisions, the clause ``said`` names, as written and
+    joined ("the GTX 1070, fp16"), and the ``rows`` of them (each kind named narrows them); ("", rows) where it
+    names neither. A name no row has gives no rows."""
+    words, about = [], rows
+    gpus = [m.group(1) for m in GPU_MODEL.finditer(said)]
+    if gpus:
+        words.append("the " + " and the ".join(gpus))
+        about = [row for row in about if row.gpu and any(is_measured(model_key(g), _model_words(row.gpu)) for g in gpus)]
+    folded = said.lower()
+    variants = {row.variant for row in rows if _names_word(folded, row.variant) or
+                _names_word(folded, str(study.variant_label(row.variant)))}
+    precisions = {m.group(1).lower() for m in PRECISION.finditer(said)}
+    if variants or precisions:
+        words.append(", ".join(sorted(variants | precisions)))
+        about = [row for row in about if row.variant in variants or (row.precision or "") in precisions]
+    return ", ".join(words), about
+
+
+def _model_words(gpu: str) -> set[str]:
+    """One GPU's words as :func:`measured_models` keys them (each word and each two neighbours joined)."""
+    words = [model_key(word) for word in re.split(r"[\s-]+", gpu) if word]
+    return set(words) | {a + b for a, b in zip(words, words[1:])}
+
+
+def _names_word(folded: str, name: str) -> bool:
+    """Whether the lower-case ``folded`` holds ``name`` as a whole word (hyphens bind)."""
+    name = name.lower()
+    return bool(name) and name in folded and re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", folded) is not None
 
 
 def clause_bounds(text: str, start: int) -> tuple[int, int]:

@@ -199,3 +199,58 @@ def test_names_are_read_on_past_one_without_a_result_and_reported_in_the_order_t
     the findings ordered GPUs first."""
     found = findings(tmp_path, summary="int8 needs a calibration set; bf16 on the B200 takes 4.0 ms.")
     assert [f.key for f in found] == ["/decision/summary bf16", "/decision/summary B200"]
+
+
+# ---- a batch none of the rows a clause is about was measured at (a new user's trial: a GPU's fp16 run said to be at
+# batch 1, where it ran at batch 4 and batch 1 was another GPU's) ----
+
+def batch_findings(tmp_path, **fields):
+    """SG224's batch findings over two jobs: fp16 on an H100 at batches 1 and 8, fp16 on a GTX 1070 at batch 4."""
+    records = [record("job0", [latency("fp16", 5.0), latency("fp16", 31.0, batch=8)],
+                      collected_provenance(gpu="NVIDIA H100 80GB HBM3")),
+               record("job1", [latency("fp16", 7.3, batch=4)], collected_provenance(gpu="NVIDIA GeForce GTX 1070"))]
+    study = load(tmp_path, records=records, template=TEMPLATE,
+                 study=spec(title=fields.pop("title", "Toy detector"),
+                            decision={"shipped": False, "summary": fields.pop("summary", "Not decided.")}))
+    return [f for f in sg224_unmeasured_gpu.check(CheckContext(study)) if " batch " in f.message]
+
+
+def test_a_result_at_a_batch_the_named_runs_never_ran_is_reported(tmp_path):
+    (finding,) = batch_findings(tmp_path, summary="On the GTX 1070, fp16 at batch 1 takes 7.3 ms.")
+    assert finding.message == ("/decision/summary states a result at batch 1 for the GTX 1070, fp16, which none of "
+                               "its records measured (batches measured for the GTX 1070, fp16: 4)")
+    assert (finding.key, finding.pointer, finding.code) == ("/decision/summary batch 1", "/decision/summary", "SG224")
+    assert finding.hint == "measure that batch, cite where the result comes from, or leave it out"
+
+
+def test_a_run_said_to_be_measured_at_a_batch_it_was_not_is_reported_without_a_figure(tmp_path):
+    (finding,) = batch_findings(tmp_path / "a", summary="The GTX 1070 fp16 run was measured at batch 1.")
+    assert finding.message == ("/decision/summary states a result at batch 1 for the GTX 1070, fp16, which none of "
+                               "its records measured (batches measured for the GTX 1070, fp16: 4)")
+    for index, summary in enumerate(["The GTX 1070 run was timed at batch 4.", "A batch 16 run would not fit.",
+                                     "The next run measures batch 16.", "Batch 16 runs were published elsewhere."]):
+        assert batch_findings(tmp_path / str(index), summary=summary) == [], summary
+
+
+def test_a_batch_no_record_measured_is_reported_where_the_clause_names_no_run(tmp_path):
+    (finding,) = batch_findings(tmp_path / "a", summary="At batch size 32 the time is 9.1 ms.")
+    assert finding.message == ("/decision/summary states a result at batch 32, which no record measured "
+                               "(batches measured: 1, 4, 8)")
+    (title,) = batch_findings(tmp_path / "b", title="fp16 at batch 64 on the H100")
+    assert title.message == ("/title names batch 64 for the H100, fp16, which none of its records measured "
+                             "(batches measured for the H100, fp16: 1, 8)")
+    assert title.hint == "name the batch the records were measured at, or measure that batch"
+
+
+def test_batches_measured_denied_planned_or_without_a_result_pass(tmp_path):
+    passing = ["On the H100, fp16 at batch 8 takes 31.0 ms.", "The GTX 1070 ran batch 4: 7.3 ms.",
+               "Batch 32 was not measured.", "Batch 64 comes in a later study.",
+               "We chose batch 4 for the GTX 1070 because of its memory.",
+               "Batches 2 and 16 take 6.0 and 12.0 ms on the H100.",  # no single batch named: not read
+               "A batch-16 engine takes 12.0 ms."]
+    for index, summary in enumerate(passing):
+        assert batch_findings(tmp_path / str(index), summary=summary) == [], summary
+
+
+def test_a_clause_about_a_gpu_no_record_measured_is_left_to_the_gpu_reading(tmp_path):
+    assert batch_findings(tmp_path, summary="On the A100, fp16 at batch 2 takes 3.0 ms.") == []
