@@ -254,3 +254,46 @@ def test_batches_measured_denied_planned_or_without_a_result_pass(tmp_path):
 
 def test_a_clause_about_a_gpu_no_record_measured_is_left_to_the_gpu_reading(tmp_path):
     assert batch_findings(tmp_path, summary="On the A100, fp16 at batch 2 takes 3.0 ms.") == []
+
+
+def named_runs_findings(tmp_path, summary: str, template: str = TEMPLATE):
+    """SG224's batch findings over variants named apart from their precisions: 'base' (fp32, label 'Base') at
+    batch 1 and 'fast' (fp16, label 'Fast build') at batch 8, both on an H100."""
+    records = [record("job0", [latency("base", 5.0), latency("fast", 3.0, batch=8)],
+                      collected_provenance(gpu="NVIDIA H100 80GB HBM3"))]
+    variants = [{"name": "base", "precision": "fp32", "label": "Base"},
+                {"name": "fast", "precision": "fp16", "label": "Fast build"}]
+    study = load(tmp_path, records=records, template=template,
+                 study=spec(title="Toy detector", variants=variants, decision={"shipped": False, "summary": summary}))
+    return [f for f in sg224_unmeasured_gpu.check(CheckContext(study)) if " batch " in f.message], study
+
+
+def test_the_runs_of_a_clause_are_those_of_the_variants_or_precisions_it_names(tmp_path):
+    """A variant named by its name or its label, a precision by its word: the batches of those runs only (killed
+    mutants: variants and precisions required together, a label ignored, the name matched in any case of text)."""
+    expected = {"The fast variant at batch 1 takes 3.0 ms.": ["batch 1 for fast", "fast: 8"],
+                "Fast build at batch 1 takes 3.0 ms.": ["batch 1 for fast", "fast: 8"],
+                "fp16 at batch 1 takes 3.0 ms.": ["batch 1 for fp16", "fp16: 8"],
+                "base at batch 8 takes 5.0 ms.": ["batch 8 for base", "base: 1"],
+                "fp32 at batch 1 takes 5.0 ms.": None, "The fast variant at batch 8 takes 3.0 ms.": None,
+                "A breakfast at batch 2 takes 3.0 ms.": ["batch 2,", "measured: 1, 8"]}  # "fast" inside a word names none
+    for index, (summary, parts) in enumerate(expected.items()):
+        found, study = named_runs_findings(tmp_path / str(index), summary)
+        if parts is None:
+            assert found == [], summary
+            continue
+        (finding,) = found
+        assert all(part in finding.message for part in parts), (summary, finding.message)
+        # the line of the study file holding the sentence, found in its text here
+        line = next(number for number, text in enumerate(study.spec_text.splitlines(), 1) if "batch" in text)
+        assert finding.line == line
+
+
+def test_two_gpus_named_and_a_field_the_readme_does_not_print(tmp_path):
+    found = batch_findings(tmp_path / "a", summary="On the H100 and the GTX 1070, fp16 at batch 2 takes 6.0 ms.")
+    assert [f.message for f in found] == [
+        "/decision/summary states a result at batch 2 for the H100 and the GTX 1070, fp16, which none of its records "
+        "measured (batches measured for the H100 and the GTX 1070, fp16: 1, 4, 8)"]
+    unprinted = "{{ generated_note }}\n\n# {{ study.title }}\n"
+    found, _ = named_runs_findings(tmp_path / "b", "base at batch 8 takes 5.0 ms.", template=unprinted)
+    assert found == []
