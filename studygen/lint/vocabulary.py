@@ -251,8 +251,8 @@ def _any(*classes: str) -> str:
 
 _QUALIFIER = r"(?:[\w-]+\s+){0,3}?"
 _DETERMINER = r"(?:the\s+|our\s+|a\s+|an\s+|any\s+)?"
-# the words before a variation that tie it to repeats: "run-to-run ", "measurement ", "run-to-run timing "
-_REPEATS_BEFORE = rf"{_any('repeats')}[\s-]+(?:[\w-]+\s+)?"
+# words tying a variation to repeats ("run-to-run ", "run-to-run timing "): one space run or hyphen after, as the guard reads
+_REPEATS_BEFORE = rf"{_any('repeats')}(?:\s+|-)(?:[\w-]+\s+)?"
 # a variation followed by the repeats it is over: "scatter between runs", "variation of the measurements"
 _VARIATION_OVER_REPEATS = (rf"{_any('variation')}\s+(?:between|across|over|among|from|of)\s+(?:the\s+)?(?:[\w-]+\s+)?"
                            rf"{_any('repeat_nouns')}")
