@@ -76,6 +76,7 @@ from ..records.keys import measured_without_gpu
 from ..records.load import yaml_text_line
 from ..study.placeholders import claim_strings
 from .prose_figures import quoted_figures, sentence_bounds
+from .sg222_misquoted_figures import names_in
 
 CODE = "SG224"
 GPU_MODEL = lazy_compile(
@@ -252,9 +253,8 @@ def _rows_named(study, rows: list, said: str) -> tuple[str, list]:
     if gpus:
         words.append("the " + " and the ".join(gpus))
         about = [row for row in about if row.gpu and any(is_measured(model_key(g), _model_words(row.gpu)) for g in gpus)]
-    folded = said.lower()
-    variants = {row.variant for row in rows if _names_word(folded, row.variant) or
-                _names_word(folded, str(study.variant_label(row.variant)))}
+    variants = {row.variant for row in rows
+                if names_in(said, {name.lower() for name in (row.variant, str(study.variant_label(row.variant))) if name})}
     precisions = {m.group(1).lower() for m in PRECISION.finditer(said)}
     if variants or precisions:
         words.append(", ".join(sorted(variants | precisions)))
@@ -266,12 +266,6 @@ def _model_words(gpu: str) -> set[str]:
     """One GPU's words as :func:`measured_models` keys them (each word and each two neighbours joined)."""
     words = [model_key(word) for word in re.split(r"[\s-]+", gpu) if word]
     return set(words) | {a + b for a, b in zip(words, words[1:])}
-
-
-def _names_word(folded: str, name: str) -> bool:
-    """Whether the lower-case ``folded`` holds ``name`` as a whole word (hyphens bind)."""
-    name = name.lower()
-    return bool(name) and name in folded and re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", folded) is not None
 
 
 def clause_bounds(text: str, start: int) -> tuple[int, int]:

@@ -45,7 +45,6 @@ def test_device_properties_win_over_compute_properties_and_either_names_the_kern
     assert done.record["provenance"]["gpu"] == "NVIDIA A10"
 
 
-
 def test_an_empty_device_properties_list_gives_way_to_compute_properties_naming_the_gpu(collect, workdir):
     # before: "deviceProperties": [] was taken as the list, the GPU None and the note "has no deviceProperties name"
     empty_first = {"deviceProperties": [], "computeProperties": [{"id": 1, "name": "Tesla T4"}]}
