@@ -202,8 +202,31 @@ def declared_again(count: int) -> str:
     return "# Notes\n\n" + "int8 was not measured.\n" * count + "\nint8 is 1.4x faster than fp16.\n"
 
 
+def within_each_row(count: int) -> str:
+    """A table of ``count`` engines and ``count`` claims "every engine is within N% of engineK", each naming a
+    reference row of its own, three of them false. Before the rows were indexed by their intervals (session 26)
+    each claim judged every row: 2.05 / 10.6 s wall at 800 / 2000 (one process, with the interpreter's start;
+    57 s at 4000 in session 24); after, 0.56 / 1.26 / 1.84 s at 800 / 2000 / 4000, findings identical."""
+    rng = random.Random(count)
+    rows = "".join(f"| engine{i} | {10 + (i % 50) / 100:.2f} |\n" for i in range(count))
+    claims = "\n".join(f"Every engine is within {1 if i < 3 else 5}% of engine{rng.randrange(count)}.\n"
+                       for i in range(count))
+    return "# Engines\n\n| Engine | Latency (ms) |\n| --- | --- |\n" + rows + "\n" + claims
+
+
+def within_other_column(count: int) -> str:
+    """A table of ``count`` models with fp16 and int8 columns and ``count`` claims "every model runs int8 within
+    N% of fp16", each with a bound of its own (a claim judged every row before session 26's index)."""
+    rng = random.Random(count)
+    rows = "".join(f"| m{i} | {(base := rng.uniform(5, 9)):.2f} | {base * rng.uniform(0.9, 1.1):.2f} |\n"
+                   for i in range(count))
+    claims = "\n".join(f"Every model runs int8 within {1 + i / count * 20:.3f}% of fp16.\n" for i in range(count))
+    return "# Models\n\n| Model | fp16 (ms) | int8 (ms) |\n| --- | --- | --- |\n" + rows + "\n" + claims
+
+
 ATTACKS = {"one-paragraph": one_paragraph_ranges, "many-tables": tables_then_ranges, "rows-in-turn": rows_in_turn,
-           "places": places_in_one_sentence, "declared-again": declared_again}
+           "places": places_in_one_sentence, "declared-again": declared_again, "within-rows": within_each_row,
+           "within-columns": within_other_column}
 
 
 def measure_attack(kind: str, count: int) -> float:

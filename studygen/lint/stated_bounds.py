@@ -63,9 +63,11 @@ import re
 from bisect import bisect_left
 
 from ..patterns import lazy_compile
+from .bound_indexes import MAX_SHOWN as _MAX_SHOWN
+from .bound_indexes import BoundIndex, GapIndex
 from .document import Document, Sentence, Series, Table
 from .figures import RATIO_UNITS, Figure, with_unit
-from .rounding import printed_interval, stands_for
+from .rounding import Interval, printed_interval, stands_for
 from .row_axis import label_mentions, nearby_tables
 from .text import DIFFERENCE_WORDS, keywords, normalize, ratio_header
 from .total_shares import POOLED_LABELS
@@ -112,7 +114,6 @@ _CLAUSE_BREAKS = ";:"
 _SUBJECT_REACH = 240
 # how far after its figure a bound's clause is read: its reference or the rows it names, a few words
 _AFTER_REACH = 120
-_MAX_SHOWN = 3
 _EVERY_ROW = "bound rows"  # pair_cache key of the rows a claim about every row covers
 _PAIR_REACH = 8  # tables either side of a sentence a pair of named variants is sought in
 HINT = "state the bound the rows keep (or name the rows it holds for)"
@@ -263,7 +264,7 @@ def _absolute(table: Table, sentence: Sentence, figure: Figure, clause_start: in
     count = 0
     for series in columns:
         if every_row:
-            first, more = _BoundIndex.of(table, series, rows).broken(limit.hi if upper else limit.lo, upper)
+            first, more = BoundIndex.of(table, series, rows).broken(limit.hi if upper else limit.lo, upper)
         else:
             first = [row for row in rows if series.values[row] is not None
                      and _breaks(stands_for(series.values[row]), limit, upper)]
@@ -283,46 +284,6 @@ def _absolute(table: Table, sentence: Sentence, figure: Figure, clause_start: in
 def _breaks(interval, limit, upper: bool) -> bool:
     """True when a cell's ``interval`` lies beyond the bound's printed ``limit`` on the side ``upper`` says."""
     return interval.lo > limit.hi if upper else interval.hi < limit.lo
-
-
-class _BoundIndex:
-    """One column's cells over a table's every row (:func:`_rows`), ordered by their interval's low ends
-    (falling) and high ends (rising), so that a bound finds the cells beyond it by bisection: a document of
-    N claims over a table of M rows costs N log M, not N x M (4,000 claims over 4,000 rows took 12.8 s)."""
-
-    def __init__(self, series: Series, rows: list[int]):
-        cells = [(row, stands_for(series.values[row])) for row in rows if series.values[row] is not None]
-        self.by_lo = sorted(cells, key=lambda cell: -cell[1].lo)  # broken by an upper bound: a prefix
-        self.by_hi = sorted(cells, key=lambda cell: cell[1].hi)  # broken by a lower bound: a prefix
-        self.lo_keys = [-interval.lo for _, interval in self.by_lo]
-        self.hi_keys = [interval.hi for _, interval in self.by_hi]
-        self.first_lo = _first_rows(self.by_lo)
-        self.first_hi = _first_rows(self.by_hi)
-
-    @classmethod
-    def of(cls, table: Table, series: Series, rows: list[int]) -> _BoundIndex:
-        """The index of ``series`` over ``rows`` (the table's every row), built once per table and column."""
-        key = ("bound index", series.column, series.header)
-        if key not in table.pair_cache:
-            table.pair_cache[key] = cls(series, rows)
-        return table.pair_cache[key]
-
-    def broken(self, limit: float, upper: bool) -> tuple[list[int], int]:
-        """(the first :data:`_MAX_SHOWN` rows, in table order, whose cells lie beyond ``limit``, how many)."""
-        if upper:
-            count = bisect_left(self.lo_keys, -limit)  # lo > limit
-            return (self.first_lo[count - 1] if count else []), count
-        count = bisect_left(self.hi_keys, limit)  # hi < limit
-        return (self.first_hi[count - 1] if count else []), count
-
-
-def _first_rows(cells: list) -> list[list[int]]:
-    """For each prefix of ``cells`` ((row, interval) pairs), its :data:`_MAX_SHOWN` smallest rows in order."""
-    firsts, kept = [], []
-    for row, _ in cells:
-        kept = sorted([*kept, row])[:_MAX_SHOWN]
-        firsts.append(kept)
-    return firsts
 
 
 def _within(table: Table, sentence: Sentence, figure: Figure, clause_start: int, reference_start: int) -> str | None:
@@ -360,8 +321,23 @@ def _within_rows(table: Table, figure: Figure, reference: str, subject: str, cla
     rows = _rows(table, subject)
     if rows is None:
         return None
-    pairs = [(row, series.values[row], series.values[base]) for row in rows if row != base]
-    return _judge(table, figure, series, pairs, _label(table, base))
+    reference = series.values[base]
+    limit = printed_interval(figure).hi
+    gap = _percent_gap if figure.unit == "%" else _unit_gap
+    if rows is table.pair_cache.get(_EVERY_ROW) and limit >= 0:  # the reference row itself never breaks
+        if reference is None:
+            return ""
+        known = stands_for(reference)
+        if figure.unit == "%" and known.hi <= 0:
+            return ""  # no relative difference from a reference of 0 or less is read
+        index = BoundIndex.of(table, series, rows, positive=figure.unit == "%")
+        shown, count = index.within_broken(known, limit, figure.unit == "%",
+                                           lambda interval: _exceeds(gap(interval, known), limit))
+    else:
+        shown = [row for row in rows if row != base and _pair_breaks(series, series, row, base, gap, limit)]
+        count = len(shown)
+    broken = [_broken_pair(table, figure, series, row, series.values[row], reference) for row in shown[:_MAX_SHOWN]]
+    return _judged(figure, broken, count, _label(table, base), table)
 
 
 def _within_columns(table: Table, figure: Figure, reference: str, subject: str) -> str | None:
@@ -384,41 +360,71 @@ def _within_columns(table: Table, figure: Figure, reference: str, subject: str) 
     rows = _rows(table, subject)  # "at batch 1, int8 is within 2% of fp16": that row only
     if rows is None:
         return None
-    pairs = [(row, s.values[row], base.values[row], s) for s in others for row in rows]
-    return _judge(table, figure, base, pairs, base.header)
-
-
-def _judge(table: Table, figure: Figure, series: Series, pairs: list, reference: str) -> str:
-    """'' when every (row, value, reference value[, column]) of ``pairs``
-    lies within ``figure`` of its reference, else the message."""
     limit = printed_interval(figure).hi
-    broken = []
-    for pair in pairs:
-        row, value, base = pair[:3]
-        if value is None or base is None:
-            continue
-        v, b = stands_for(value), stands_for(base)
-        gap = max(0.0, v.lo - b.hi, b.lo - v.hi)
-        if figure.unit == "%":
-            if b.hi <= 0 or v.hi <= 0:
-                continue
-            smallest = 100.0 * min(gap / b.hi, gap / v.hi)
-            exact = 100.0 * abs(value.value - base.value) / base.value if base.value else 0.0
-            shown = f"{exact:.1f}%"
+    gap, kind = (_percent_gap, "within %") if figure.unit == "%" else (_unit_gap, "within")
+    every_row = rows is table.pair_cache.get(_EVERY_ROW)
+    shown: list[tuple[Series, int]] = []
+    count = 0
+    for other in others:  # column by column, each in row order
+        if every_row:
+            first, more = GapIndex.of(table, other, base, rows, kind, gap).broken(limit)
         else:
-            smallest, shown = gap, with_unit(f"{abs(value.value - base.value):.{max(value.decimals, base.decimals)}f}",
-                                             series.unit)
-        if smallest > limit:
-            column = pair[3].header if len(pair) > 3 else series.header
-            label = _label(table, row)
-            broken.append(f"'{label}' in '{column}' ({with_unit(value.text, series.unit)} against "
-                          f"{with_unit(base.text, series.unit)}: {shown})" if len(pair) > 3 else
-                          f"'{label}' ({with_unit(value.text, series.unit)} against {with_unit(base.text, series.unit)}: "
-                          f"{shown})")
-    if not broken:
+            first = [row for row in rows if _pair_breaks(other, base, row, row, gap, limit)]
+            more = len(first)
+        shown += [(other, row) for row in first[:_MAX_SHOWN - len(shown)]]
+        count += more
+    broken = [_broken_pair(table, figure, base, row, other.values[row], base.values[row], other.header)
+              for other, row in shown]
+    return _judged(figure, broken, count, base.header, table)
+
+
+def _unit_gap(value: Interval, reference: Interval) -> float:
+    """The least distance between two cells' intervals, in their unit (0 when they meet)."""
+    return max(0.0, value.lo - reference.hi, reference.lo - value.hi)
+
+
+def _percent_gap(value: Interval, reference: Interval) -> float | None:
+    """The least relative difference two cells' intervals allow, in % of
+    the larger figure (over either as the base); None when either interval
+    lies at or below 0 (no relative difference is read there)."""
+    if reference.hi <= 0 or value.hi <= 0:
+        return None
+    gap = max(0.0, value.lo - reference.hi, reference.lo - value.hi)
+    return 100.0 * min(gap / reference.hi, gap / value.hi)
+
+
+def _exceeds(amount: float | None, limit: float) -> bool:
+    return amount is not None and amount > limit
+
+
+def _pair_breaks(series: Series, base: Series, row: int, base_row: int, gap, limit: float) -> bool:
+    """True when row ``row`` of ``series`` lies further than ``limit`` (by ``gap``) from row ``base_row`` of ``base``."""
+    value, reference = series.values[row], base.values[base_row]
+    if value is None or reference is None:
+        return False
+    return _exceeds(gap(stands_for(value), stands_for(reference)), limit)
+
+
+def _broken_pair(table: Table, figure: Figure, series: Series, row: int, value: Figure, base: Figure,
+                 column: str | None = None) -> str:
+    """How row ``row`` breaks a "within" bound: its label (and ``column``), its figure against the reference's and
+    their difference (in % of the reference, or in the unit)."""
+    if figure.unit == "%":
+        exact = 100.0 * abs(value.value - base.value) / base.value if base.value else 0.0
+        shown = f"{exact:.1f}%"
+    else:
+        shown = with_unit(f"{abs(value.value - base.value):.{max(value.decimals, base.decimals)}f}", series.unit)
+    where = f" in '{column}'" if column is not None else ""
+    return (f"'{_label(table, row)}'{where} ({with_unit(value.text, series.unit)} against "
+            f"{with_unit(base.text, series.unit)}: {shown})")
+
+
+def _judged(figure: Figure, broken: list[str], count: int, reference: str, table: Table) -> str:
+    """'' when no row breaks a "within" bound, else the message naming the first rows that do and how many."""
+    if not count:
         return ""
     return (f"'within {figure.text}{'%' if figure.unit == '%' else ' ' + (figure.unit or '')} of {reference}' is "
-            f"claimed for every row but {_listed(broken)} in the table at line {table.line}")
+            f"claimed for every row but {_listed(broken, count)} in the table at line {table.line}")
 
 
 def _differences(table: Table, figure: Figure, clause: str) -> str | None:
@@ -438,7 +444,7 @@ def _differences(table: Table, figure: Figure, clause: str) -> str | None:
     if rows is None:
         return None
     if limit >= 0:  # the cells above the bound and those below minus it: two prefixes of the index, apart
-        index = _BoundIndex.of(table, series, rows)
+        index = BoundIndex.of(table, series, rows)
         (above, count_above), (below, count_below) = index.broken(limit, True), index.broken(-limit, False)
         shown, count = sorted(above + below)[:_MAX_SHOWN], count_above + count_below
     else:
@@ -491,22 +497,31 @@ def _named_pair(table: Table, words: frozenset[str]) -> tuple[Table, tuple[Serie
 
 def _judge_pair(table: Table, figure: Figure, a: Series, b: Series) -> str:
     """'' when every row's two figures differ by ``figure`` % at most, else the message."""
-    limit = printed_interval(figure).hi
-    broken = []
-    for row in range(len(table.rows)):
-        x, y = a.values[row], b.values[row]
-        if x is None or y is None:
-            continue
-        ix, iy = stands_for(x), stands_for(y)
-        larger = max(ix.hi, iy.hi)
-        gap = max(0.0, ix.lo - iy.hi, iy.lo - ix.hi)
-        if larger > 0 and 100.0 * gap / larger > limit:
-            broken.append(f"'{_label(table, row)}' ({x.text} against {y.text}: "
-                          f"{100.0 * abs(x.value - y.value) / max(x.value, y.value):.1f}%)")
-    if not broken:
+    first, count = GapIndex.of(table, a, b, list(range(len(table.rows))), "pair %", _larger_gap).broken(
+        printed_interval(figure).hi)
+    if not count:
         return ""
-    return (f"differences under {figure.text}% between '{a.header}' and '{b.header}' are claimed but {_listed(broken)} "
-            f"in the table at line {table.line}")
+    broken = [f"'{_label(table, row)}' ({a.values[row].text} against {b.values[row].text}: "
+              f"{_apart(a.values[row], b.values[row])})" for row in first]
+    return (f"differences under {figure.text}% between '{a.header}' and '{b.header}' are claimed but "
+            f"{_listed(broken, count)} in the table at line {table.line}")
+
+
+def _apart(x: Figure, y: Figure) -> str:
+    """How far apart two figures are: in % of the larger, or in their unit where the larger is not above 0 (a
+    printed 0.0 against -5.0: its digits let it stand above 0, so the bound reads it)."""
+    larger = max(x.value, y.value)
+    if larger > 0:
+        return f"{100.0 * abs(x.value - y.value) / larger:.1f}%"
+    return f"{abs(x.value - y.value):.{max(x.decimals, y.decimals)}f} apart"
+
+
+def _larger_gap(x: Interval, y: Interval) -> float | None:
+    """The least difference two cells' intervals allow in % of the larger's high end; None when neither is above 0."""
+    larger = max(x.hi, y.hi)
+    if larger <= 0:
+        return None
+    return 100.0 * max(0.0, x.lo - y.hi, y.lo - x.hi) / larger
 
 
 def _label(table: Table, row: int) -> str:
