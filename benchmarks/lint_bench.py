@@ -205,8 +205,8 @@ def declared_again(count: int) -> str:
 def within_each_row(count: int) -> str:
     """A table of ``count`` engines and ``count`` claims "every engine is within N% of engineK", each naming a
     reference row of its own, three of them false. Before the rows were indexed by their intervals (session 26)
-    each claim judged every row: 2.05 / 10.6 s wall at 800 / 2000 (one process, with the interpreter's start;
-    57 s at 4000 in session 24); after, 0.56 / 1.26 / 1.84 s at 800 / 2000 / 4000, findings identical."""
+    each claim judged every row: lint 2.75 / 10.24 s CPU at 1000 / 2000 (57 s wall at 4000 in session 24);
+    after, 0.26 / 0.48 s, findings identical."""
     rng = random.Random(count)
     rows = "".join(f"| engine{i} | {10 + (i % 50) / 100:.2f} |\n" for i in range(count))
     claims = "\n".join(f"Every engine is within {1 if i < 3 else 5}% of engine{rng.randrange(count)}.\n"
@@ -216,7 +216,8 @@ def within_each_row(count: int) -> str:
 
 def within_other_column(count: int) -> str:
     """A table of ``count`` models with fp16 and int8 columns and ``count`` claims "every model runs int8 within
-    N% of fp16", each with a bound of its own (a claim judged every row before session 26's index)."""
+    N% of fp16", each with a bound of its own. Before session 26's index each claim judged every row: lint 2.75 /
+    10.28 s CPU at 1000 / 2000; after, 0.19 / 0.32 s, findings identical."""
     rng = random.Random(count)
     rows = "".join(f"| m{i} | {(base := rng.uniform(5, 9)):.2f} | {base * rng.uniform(0.9, 1.1):.2f} |\n"
                    for i in range(count))
@@ -224,9 +225,21 @@ def within_other_column(count: int) -> str:
     return "# Models\n\n| Model | fp16 (ms) | int8 (ms) |\n| --- | --- | --- |\n" + rows + "\n" + claims
 
 
+def fastest_at(count: int) -> str:
+    """A table of ``count`` engines at 10.00 to 10.49 ms (each figure printed by count / 50 rows) and ``count``
+    claims "the fastest engine is engineK at 10.xx ms". Before session 26 each claim compared its figure with
+    every cell of the same integer part (4 million comparisons at 2000): lint 0.80 / 3.14 s CPU at 1000 / 2000;
+    after, cells are looked up by their value at the quoted digits: 0.23 / 0.62 s, findings identical."""
+    rng = random.Random(count)
+    rows = "".join(f"| engine{i} | {10 + (i % 50) / 100:.2f} |\n" for i in range(count))
+    claims = "\n".join(f"The fastest engine is engine{rng.randrange(count)} at {10 + rng.randrange(50) / 100:.2f} ms.\n"
+                       for _ in range(count))
+    return "# Engines\n\n| Engine | fp16 (ms) |\n| --- | --- |\n" + rows + "\n" + claims
+
+
 ATTACKS = {"one-paragraph": one_paragraph_ranges, "many-tables": tables_then_ranges, "rows-in-turn": rows_in_turn,
            "places": places_in_one_sentence, "declared-again": declared_again, "within-rows": within_each_row,
-           "within-columns": within_other_column}
+           "within-columns": within_other_column, "fastest-at": fastest_at}
 
 
 def measure_attack(kind: str, count: int) -> float:

@@ -180,6 +180,27 @@ def _printed_as(cell: Figure, unit: str | None, quoted: Figure) -> bool:
             and abs(round(cell.value, quoted.decimals) - quoted.value) < quoted.half_step / 10)
 
 
+def _scaled(value: float, digits: int) -> int | None:
+    """``value`` times 10 to the ``digits``, to the nearest integer; None where that is no finite number."""
+    try:
+        scaled = value * 10 ** digits
+    except OverflowError:  # 10 ** 400 is no float
+        return None
+    return round(scaled) if math.isfinite(scaled) else None
+
+
+def _cells_at_digits(table: Table, digits: int) -> dict[str | None, dict[int | None, list[tuple[Series, int, Figure]]]]:
+    """Unit -> :func:`_scaled` value -> (series, row, figure) of each finite cell of ``table`` printed to
+    ``digits`` decimals or more (those that can print a figure quoted to ``digits``)."""
+    index: dict = {}
+    for series in table.series:
+        for row, value in enumerate(series.values):
+            if value is not None and value.decimals >= digits and math.isfinite(value.value):
+                by_key = index.setdefault(value.unit or series.unit, {})
+                by_key.setdefault(_scaled(value.value, digits), []).append((series, row, value))
+    return index
+
+
 def labels_by_column(table: Table) -> dict[int, list[str]]:
     """Label column -> each row's normalised label in it; an empty first label cell beside other label
     cells continues the label above (as :attr:`.document.Row.label` reads it)."""
@@ -208,7 +229,7 @@ class _Reading:
     def __init__(self, document: Document):
         self.document = document
         self._nearest: dict[int, list[Table]] = {}
-        self._cells: dict[int, dict[str | None, dict[int, list[tuple[Series, int, Figure]]]]] = {}
+        self._cells: dict[tuple[int, int], dict] = {}  # (table, digits) -> _cells_at_digits
         self._labels: dict[int, dict[int, list[str]]] = {}
         self._quantities: dict[tuple[int, int], bool] = {}
         self._vocabulary: dict[int, tuple[frozenset[str], frozenset[str]]] = {}
@@ -223,21 +244,19 @@ class _Reading:
 
     def printing(self, table: Table, quoted: Figure) -> list[tuple[Series, int]]:
         """(series, row) of each cell of ``table`` that prints ``quoted`` (:func:`_printed_as`), looked up by
-        unit and integer part instead of read cell by cell (an infinite figure, 400 digits printed, prints none)."""
-        index = self._cells.get(id(table))
-        if index is None:
-            index = self._cells[id(table)] = {}
-            for series in table.series:
-                for row, value in enumerate(series.values):
-                    if value is not None and math.isfinite(value.value):
-                        by_bucket = index.setdefault(value.unit or series.unit, {})
-                        by_bucket.setdefault(math.floor(value.value), []).append((series, row, value))
+        unit and value at the quoted digits instead of read cell by cell (an infinite figure prints none)."""
         if not math.isfinite(quoted.value):
             return []
-        by_bucket = index.get(quoted.unit, {})
-        # a cell printing the figure rounds to it: it lies within half a step (at most 0.5) of it
-        buckets = {math.floor(quoted.value - quoted.half_step), math.floor(quoted.value + quoted.half_step)}
-        return [(series, row) for bucket in buckets for series, row, value in by_bucket.get(bucket, ())
+        digits = quoted.decimals
+        index = self._cells.get((id(table), digits))
+        if index is None:
+            index = self._cells[(id(table), digits)] = _cells_at_digits(table, digits)
+        by_key = index.get(quoted.unit, {})
+        key = _scaled(quoted.value, digits)
+        # a cell printing the figure rounds to it: scaled by the digits, it lies within half a unit (and a float's
+        # error) of the figure's, so its key is the figure's or one beside it; the test itself decides
+        keys = (None,) if key is None else (key - 1, key, key + 1, None)
+        return [(series, row) for candidate in keys for series, row, value in by_key.get(candidate, ())
                 if _printed_as(value, series.unit, quoted)]
 
     def vocabulary(self, table: Table) -> tuple[frozenset[str], frozenset[str]]:
@@ -307,9 +326,13 @@ def _source(sentence: Sentence, figure: Figure, view: TextView, reading: _Readin
              if not _RANGE_CELL_RE.search(table.rows[row].cells[series.column])]
     if len(cells) > 1:
         named = []
+        named_rows: dict[int, frozenset[int]] = {}  # per table: the rows the clause names, as a set (many cells)
         for series, row in cells:
-            rows = series.table.restrict(view)
-            if rows is not None and len(rows) < len(series.table.rows) and row in rows:
+            table = series.table
+            if id(table) not in named_rows:
+                rows = table.restrict(view)
+                named_rows[id(table)] = frozenset(rows if rows is not None and len(rows) < len(table.rows) else ())
+            if row in named_rows[id(table)]:
                 named.append((series, row))
         cells = named
     return cells[0] if len(cells) == 1 else None

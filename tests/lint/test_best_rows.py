@@ -531,3 +531,51 @@ def test_a_release_column_that_differs_within_a_gpu_is_kept():
     # the K7 ran two releases: the release no longer follows from the GPU, so the claim keeps the figure's own
     two = GPU_RELEASES.replace("| Zephyr K7 | 9.2.1 | 8 | 2.940 |", "| Zephyr K7 | 9.3.0 | 1 | 0.498 |")
     assert _sg107("The Zephyr K7 is the fastest GPU at 0.512 ms.", two) == []
+
+
+# ---- the cells printing a quoted figure, looked up by value at the quoted digits (session 26: a claim read every
+# cell of its integer part, so 2,000 "the fastest engine is engineK at 10.xx ms" claims over 2,000 rows of 10.00 to
+# 10.49 ms made 4 million comparisons)
+
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from studygen.lint.best_rows import _printed_as, _Reading  # noqa: E402
+from studygen.lint.parse import parse_document  # noqa: E402
+
+# a cell as printed: digits 0 to 4 after the point, some negative, some with their own unit, a few far out
+_PRINTED = st.one_of(
+    st.tuples(st.integers(min_value=-2000, max_value=200000), st.integers(min_value=0, max_value=4),
+              st.sampled_from(["", " ms", " s"])).map(lambda t: f"{t[0] / 10 ** t[1]:.{t[1]}f}{t[2]}"),
+    st.sampled_from(["1e300", "0.0", "-0.0", "12.245", "12.25", "0.005"]),
+)
+
+
+@given(cells=st.lists(_PRINTED, min_size=1, max_size=30), picks=st.lists(
+    st.tuples(st.integers(min_value=0, max_value=29), st.integers(min_value=0, max_value=4)), min_size=1, max_size=8),
+    others=st.lists(_PRINTED, max_size=3))
+def test_the_cells_printing_a_figure_are_those_a_cell_by_cell_reading_finds(cells, picks, others):
+    # the figures quoted: cells rounded to some digits, in ms (most print at least one cell), and a few of their own
+    quoted = [f"{float(cells[i % len(cells)].split()[0]):.{digits}f} ms" for i, digits in picks] + others
+    half = len(cells) // 2 + 1
+    rows = "".join(f"| r{i} | {a} | {b} |\n" for i, (a, b) in enumerate(zip(cells[:half], cells[half:] + ["-"] * half)))
+    text = "| Row | time (ms) | other (ms) |\n|---|---|---|\n" + rows + "\n| q |\n|---|\n" + "".join(
+        f"| {q} |\n" for q in quoted)
+    document = parse_document(text, "p.md")
+    table, figures = document.tables[0], [f for s in document.tables[1].series for f in s.values if f is not None]
+    reading = _Reading(document)
+    for figure in figures:
+        every_cell = {(series.column, row) for series in table.series for row, value in enumerate(series.values)
+                      if value is not None and _printed_as(value, series.unit, figure)}
+        found = {(series.column, row) for series, row in reading.printing(table, figure)}
+        assert found == every_cell
+
+
+def test_a_figure_quoted_to_fewer_digits_finds_the_cells_that_round_to_it():
+    # 10.254, 10.2549 and 10.246 print 10.25 to two decimals; 10.2, printed to one, cannot print it
+    text = "| Row | time (ms) |\n|---|---|\n| a | 10.254 |\n| b | 10.2549 |\n| c | 10.2 |\n| d | 10.246 |\n\nq 10.25 ms\n"
+    document = parse_document(text, "p.md")
+    table = document.tables[0]
+    quoted = parse_document("| q |\n|---|\n| 10.25 ms |\n", "q.md").tables[0].series[0].values[0]
+    rows = sorted(row for _, row in _Reading(document).printing(table, quoted))
+    assert rows == [0, 1, 3]

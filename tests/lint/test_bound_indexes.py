@@ -5,7 +5,8 @@ zeros and negatives, and at bounds right at a cell's edge."""
 
 from __future__ import annotations
 
-from hypothesis import given
+import pytest
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from studygen.lint import lint_text
@@ -16,6 +17,7 @@ from studygen.lint.rounding import stands_for
 # a cell as printed: a whole number 0 to 4 (read exactly), or a figure with 0 to 3 decimals, some below 0
 _CELLS = st.one_of(
     st.integers(min_value=0, max_value=4).map(str),
+    st.just(""),  # an empty cell
     st.tuples(st.integers(min_value=-300, max_value=30000), st.integers(min_value=0, max_value=3)).map(
         lambda pair: f"{pair[0] / 10 ** pair[1]:.{pair[1]}f}"),
 )
@@ -28,8 +30,8 @@ def _table(first: list[str], second: list[str]) -> str:
 
 def _series(first: list[str], second: list[str]):
     table = parse_document(_table(first, second), "t.md").tables[0]
-    fp16, int8 = (s for s in table.series if s.column in (1, 2))
-    return table, fp16, int8
+    columns = {s.column: s for s in table.series}
+    return table, columns.get(1), columns.get(2)  # None for a column of empty cells (no series)
 
 
 def _expected(rows_in_order: list[int]) -> tuple[list[int], int]:
@@ -53,7 +55,9 @@ def _percent_gap(value, reference):
        percent=st.booleans())
 def test_within_a_reference_row_gives_the_rows_a_row_by_row_reading_gives(cells, base_row, limit, percent):
     table, fp16, _ = _series(cells, cells)
+    assume(fp16 is not None)
     rows = list(range(len(table.rows)))
+    assume(fp16.values[base_row % len(rows)] is not None)  # the caller reads no bound against an empty cell
     base = stands_for(fp16.values[base_row % len(rows)])
     if percent and base.hi <= 0:
         return  # the caller reads no relative difference from such a reference
@@ -64,20 +68,19 @@ def test_within_a_reference_row_gives_the_rows_a_row_by_row_reading_gives(cells,
         return amount is not None and amount > limit
 
     index = BoundIndex(fp16, rows, positive=percent)
-    one_by_one = [row for row in rows if breaks(stands_for(fp16.values[row]))
-                  and (not percent or stands_for(fp16.values[row]).hi > 0)]
-    assert index.within_broken(base, limit, percent, breaks) == _expected(one_by_one)
+    assert index.within_broken(base, limit, percent, breaks) == _one_by_one(fp16, breaks, positive=percent)
 
 
 @given(first=st.lists(_CELLS, min_size=1, max_size=25), second=st.lists(_CELLS, min_size=25, max_size=25),
        limit=st.floats(min_value=-5, max_value=200, allow_nan=False), percent=st.booleans())
 def test_gap_against_another_column_gives_the_rows_a_row_by_row_reading_gives(first, second, limit, percent):
     table, fp16, int8 = _series(first, second[:len(first)])
+    assume(fp16 is not None and int8 is not None)
     rows = list(range(len(table.rows)))
     gap = _percent_gap if percent else _unit_gap
     index = GapIndex(int8, fp16, rows, gap)
-    one_by_one = [row for row in rows
-                  if (amount := gap(stands_for(int8.values[row]), stands_for(fp16.values[row]))) is not None
+    one_by_one = [row for row in rows if int8.values[row] is not None and fp16.values[row] is not None
+                  and (amount := gap(stands_for(int8.values[row]), stands_for(fp16.values[row]))) is not None
                   and amount > limit]
     assert index.broken(limit) == _expected(one_by_one)
 
@@ -150,3 +153,71 @@ def test_differences_between_two_columns_with_a_figure_of_zero_against_a_negativ
     found = [f.message for f in lint_text(text, "z.md") if f.code == "SG101"]
     assert found == ["differences under 3% between 'onnx (ms)' and 'openvino (ms)' are claimed but 'small' (0.0 against "
                      "-5.0: 5.0 apart) in the table at line 1"]
+
+
+def _breaks_by(gap, base, limit):
+    def breaks(interval):
+        amount = gap(interval, base)
+        return amount is not None and amount > limit
+    return breaks
+
+
+def _one_by_one(series, breaks, positive=False):
+    return _expected([row for row, value in enumerate(series.values) if value is not None
+                      and (not positive or stands_for(value).hi > 0) and breaks(stands_for(value))])
+
+
+def test_cells_a_hair_beyond_a_bound_in_the_unit_are_counted():
+    # reference 10.0 (up to 10.05), "within 0.1" read as up to 0.15: a cell whose low end lies 1e-11 above 10.2 breaks
+    # (its gap, 0.15000000001, exceeds 0.15), one 1e-11 under 9.8 at its high end too; 10.2 itself and 9.8 do not.
+    # Printed to 12 decimals, each cell stands for +-5e-13
+    cells = ["10.0", "10.2", "9.8", f"{10.2 + 1e-11 + 5e-13:.12f}", f"{9.8 - 1e-11 - 5e-13:.12f}"]
+    table, fp16, _ = _series(cells, ["1"] * len(cells))
+    base = stands_for(fp16.values[0])
+    breaks = _breaks_by(_unit_gap, base, 0.15)
+    index = BoundIndex(fp16, list(range(len(cells))))
+    assert index.within_broken(base, 0.15, False, breaks) == ([3, 4], 2) == _one_by_one(fp16, breaks)
+
+
+def test_cells_a_hair_beyond_a_relative_bound_are_counted():
+    # reference 10.0 (up to 10.05, from 9.95), "within 5%" read as up to 5.5 %: above, a cell breaks when its low end
+    # exceeds 10.05 / 0.945 = 10.6349 by more than 5.5 % of its own half width (here 5e-13); below, when its high end
+    # lies under 9.95 - 0.055 x 10.05 = 9.39725. Cells 2e-10 beyond each end break, cells 2e-10 short of them do not
+    above, below = 10.05 / (1 - 0.055), 9.95 - 0.055 * 10.05
+    cells = ["10.0", f"{above + 2e-10:.12f}", f"{above - 2e-10:.12f}", f"{below - 2e-10:.12f}", f"{below + 2e-10:.12f}"]
+    table, fp16, _ = _series(cells, ["1"] * len(cells))
+    base = stands_for(fp16.values[0])
+    breaks = _breaks_by(_percent_gap, base, 5.5)
+    index = BoundIndex(fp16, list(range(len(cells))), positive=True)
+    assert index.widest_half == pytest.approx(0.05)  # the 10.0 cell's: the certain end lies 2 x 0.055 x 0.05 / 0.945 beyond
+    assert index.within_broken(base, 5.5, True, breaks) == ([1, 3], 2) == _one_by_one(fp16, breaks, positive=True)
+
+
+def test_a_bound_side_that_nothing_breaks_shows_no_rows():
+    # upper bound 12: nothing lies above; lower bound 9: rows 1 and 2 lie under. The side without a count gives no rows
+    table, fp16, _ = _series(["10.0", "8.0", "7.5", "11.0"], ["1"] * 4)
+    index = BoundIndex(fp16, list(range(4)))
+    assert index.broken(12.0, True) == ([], 0)
+    assert index.broken(9.0, False) == ([1, 2], 2)
+    assert index.broken(0.0, False) == ([], 0)
+    assert index.broken(10.5, True) == ([3], 1)
+
+
+def test_a_figure_at_or_below_zero_is_no_row_of_a_relative_bound():
+    # "within 5%" of 10.0: -2.0 and 0.0 (standing for -0.05 to 0.05, so its high end is above 0: read, and 0.05 lies
+    # 99 % under 9.95) give no relative difference at -2.0; 0.0 breaks, as does 12.0 (1.95 / 12.05 = 16 %)
+    rows = "".join(f"| e{i} | {value} |\n" for i, value in enumerate(["10.0", "-2.0", "0.0", "10.2", "12.0"]))
+    text = f"| Engine | Latency (ms) |\n|---|---|\n{rows}\nEvery engine is within 5% of e0.\n"
+    assert [f.message for f in lint_text(text, "n.md") if f.code == "SG101"] == [
+        "'within 5% of e0' is claimed for every row but 'e2' (0.0 ms against 10.0 ms: 100.0%), 'e4' (12.0 ms against "
+        "10.0 ms: 20.0%) in the table at line 1"]
+
+
+def test_two_columns_within_a_third_are_each_read_against_it():
+    # fp16 is the reference; int8 breaks "within 3%" (up to 3.5 %) at m1 (8.0 against 9.0: 0.9 of 9.05 at the least,
+    # 9.9 %), bf16 at m0 (10.6 against 10.0: 0.5 of 10.65, 4.7 %); an empty int8 cell is no row
+    text = ("| Model | fp16 (ms) | int8 (ms) | bf16 (ms) |\n|---|---|---|---|\n| m0 | 10.0 | 9.9 | 10.6 |\n"
+            "| m1 | 9.0 | 8.0 | 9.1 |\n| m2 | 5.0 |  | 5.0 |\n\nEvery model runs int8 and bf16 within 3% of fp16.\n")
+    assert [f.message for f in lint_text(text, "c.md") if f.code == "SG101"] == [
+        "'within 3% of fp16 (ms)' is claimed for every row but 'm1' in 'int8 (ms)' (8.0 ms against 9.0 ms: 11.1%), "
+        "'m0' in 'bf16 (ms)' (10.6 ms against 10.0 ms: 6.0%) in the table at line 1"]
