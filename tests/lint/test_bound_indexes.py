@@ -221,3 +221,36 @@ def test_two_columns_within_a_third_are_each_read_against_it():
     assert [f.message for f in lint_text(text, "c.md") if f.code == "SG101"] == [
         "'within 3% of fp16 (ms)' is claimed for every row but 'm1' in 'int8 (ms)' (8.0 ms against 9.0 ms: 11.1%), "
         "'m0' in 'bf16 (ms)' (10.6 ms against 10.0 ms: 6.0%) in the table at line 1"]
+
+
+def test_an_index_of_no_cells_breaks_nothing():
+    # a column whose only figure is in a row the bound does not read (rows=[]): no cell, no half width
+    table, fp16, _ = _series(["10.0", "12.0"], ["1", "1"])
+    index = BoundIndex(fp16, [])
+    assert index.widest_half == 0.0
+    assert index.broken(11.0, True) == ([], 0) and index.broken(11.0, False) == ([], 0)
+
+
+def test_a_relative_bound_of_100_percent_or_more_breaks_only_below():
+    # at 100 %, no cell above a positive reference can lie 100 % of its own figure beyond it; below, a cell breaks
+    # when its high end lies under 9.95 - 1.0 x 10.05 < 0, which no positive cell does: nothing breaks at 100 or 150 %
+    table, fp16, _ = _series(["10.0", "25.0", "1000.0", "0.5"], ["1"] * 4)
+    base = stands_for(fp16.values[0])
+    index = BoundIndex(fp16, list(range(4)), positive=True)
+    for limit in (100.0, 150.0):
+        breaks = _breaks_by(_percent_gap, base, limit)
+        assert index.within_broken(base, limit, True, breaks) == ([], 0) == _one_by_one(fp16, breaks, positive=True)
+
+
+def test_a_cell_a_hair_short_of_the_certain_end_is_tested_not_counted():
+    # all cells at three decimals (half width 0.0005); reference 10.000 (up to 10.0005). A cell of the widest half
+    # width breaks above exactly when its low end exceeds (10.0005 + 2 l 0.0005) / (1 - l): the bound l is chosen so
+    # that this end lies 1e-11 above the 10.583 cell's low end (10.5825), which therefore does not break
+    table, fp16, _ = _series(["10.000", "10.583", "11.000"], ["1"] * 3)
+    base = stands_for(fp16.values[0])
+    low_end = stands_for(fp16.values[1]).lo
+    share = (low_end + 1e-11 - base.hi) / (2 * 0.0005 + low_end + 1e-11)
+    breaks = _breaks_by(_percent_gap, base, 100 * share)
+    assert not breaks(stands_for(fp16.values[1])) and breaks(stands_for(fp16.values[2]))
+    index = BoundIndex(fp16, list(range(3)), positive=True)
+    assert index.within_broken(base, 100 * share, True, breaks) == ([2], 1)
