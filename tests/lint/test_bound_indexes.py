@@ -254,3 +254,11 @@ def test_a_cell_a_hair_short_of_the_certain_end_is_tested_not_counted():
     assert not breaks(stands_for(fp16.values[1])) and breaks(stands_for(fp16.values[2]))
     index = BoundIndex(fp16, list(range(3)), positive=True)
     assert index.within_broken(base, 100 * share, True, breaks) == ([2], 1)
+
+
+def test_an_absolute_bound_reads_figures_below_zero_too():
+    # "every difference is above -1" over -2.5, -0.4 and 3.0: only -2.5 lies under (an index for a relative bound
+    # would hold the positive cells only)
+    table, fp16, _ = _series(["-2.5", "-0.4", "3.0"], ["1"] * 3)
+    assert BoundIndex(fp16, list(range(3))).broken(-1.0, False) == ([0], 1)
+    assert BoundIndex(fp16, list(range(3)), positive=True).broken(-1.0, False) == ([], 0)
