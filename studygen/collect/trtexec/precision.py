@@ -165,8 +165,8 @@ def check_declared(log: TrtexecLog | None, variant: str, declared: str | None, s
             notes.extend(filter(None, [tf32_note(log, run, variant, declared, build)]))
             continue
         if override is not None:
-            notes.append(f"precision: variant {variant!r} is declared {declared} but {run.label} allowed {build.shown}; "
-                         f"recorded as declared: {' '.join(override.split())}")
+            notes.append(f"precision: variant {variant!r} is declared {declared} but {log.basename} {run.label} allowed "
+                         f"{build.shown}; recorded as declared: {' '.join(override.split())}")
             continue
         raise InputError(f"variant {variant!r} is declared {declared} in {study_display}, but {run.label} of "
                          f"{log.basename} built its engine allowing {build.shown} ({build.evidence}): {why}; collect it "
