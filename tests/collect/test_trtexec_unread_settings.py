@@ -142,13 +142,21 @@ def test_a_summary_cut_below_its_header_is_refused_for_that(collect, workdir, fi
     lines = ["$ trtexec --loadEngine=best.engine --batch=128 --streams=32", *summary_lines(first)]
     refused = collect("trtexec", "--log", write(workdir, "\n".join(lines) + "\n"), "--variant", "fp16")
     assert_refused(refused, CUT_OPENING.format(line=2, text=shown(lines[1])))
+    assert refused.err.startswith("studygen: run.log:2: its performance summary starts at line 2 (")
+    assert refused.err.endswith("nothing recorded (collect the log trtexec wrote)\n")
 
 
 def test_a_tensorrt_7_block_without_its_prefix_or_opening_is_refused_for_its_prefix(collect, workdir):
     # a README's excerpt: the date cut from each line, the 'Host Latency' block above cut away with "(...)"
     text = "(...)\n[I] Timing trace has 204 queries over 3.00185 s\n(...)\n[I] GPU Compute\n[I] min: 6.25 ms\n"
     refused = collect("trtexec", "--log", write(workdir, text), "--variant", "fp32")
-    assert_refused(refused, NO_PREFIX.format(line=4, text=shown("[I] GPU Compute")))
+    assert refused.err == (f"studygen: run.log:4: {NO_PREFIX.format(line=4, text=shown('[I] GPU Compute'))}, which "
+                           "tells trtexec's lines and their severity from the rest: the log was edited (prefixes cut "
+                           "when pasted?); nothing recorded (collect the log trtexec wrote)\n")
+    # a header without its prefix is named before a summary line above it, as before
+    header_below = "[I] Throughput: 5 qps\n[I] === Performance summary ===\n"
+    assert_refused(collect("trtexec", "--log", write(workdir, header_below, "h.log"), "--variant", "fp32", job="h"),
+                   NO_PREFIX.format(line=2, text=shown("[I] === Performance summary ===")))
     bare = write(workdir, "Throughput: 812.5 qps\nGPU Compute Time: min = 1 ms, max = 2 ms, mean = 1.5 ms, "
                  "median = 1.5 ms\n", "bare.log")
     assert_refused(collect("trtexec", "--log", bare, "--variant", "fp32", job="bare"),
@@ -164,6 +172,12 @@ def test_near_misses_of_a_cut_summary(collect, workdir):
     for text in (no_summary, STAMP + "Throughput: fast\n", "Latency: 3 ms over the network\n"):
         refused = collect("trtexec", "--log", write(workdir, text, "n.log"), "--variant", "fp16", job="none")
         assert_refused(refused, "not a trtexec console log: no '&&&& RUNNING' line and no performance summary")
+    # a run that prints a summary line but no summary is refused as before (nothing to record), not as a cut excerpt
+    stray = "".join(["&&&& RUNNING TensorRT.trtexec [TensorRT v8400] # trtexec --onnx=m.onnx\n",
+                     STAMP + "Format: ONNX\n", STAMP + "Throughput: 5 qps\n",
+                     "&&&& PASSED TensorRT.trtexec [TensorRT v8400] # trtexec --onnx=m.onnx\n"])
+    refused = collect("trtexec", "--log", write(workdir, stray, "s.log"), "--variant", "fp16", job="stray")
+    assert_refused(refused, "nothing to record: run 1 (line 1) passed (line 4) without a performance summary")
     # the real TensorRT 10.16 log whose prefixes are all kept, its header cut: refused for the cut opening
     real = (TRTEXEC / "trt10.16_build-and-run.log").read_text(encoding="utf-8").splitlines()
     at = next(i for i, line in enumerate(real) if line.endswith("=== Performance summary ==="))
