@@ -39,6 +39,22 @@ def test_a_replaced_trace_takes_its_notes_with_it(collect):
     assert [r["source_locator"].partition(":")[0] for r in fixed.results] == [ALEXNET.name]
 
 
+def test_a_replaced_traces_left_out_kernels_note_goes_too(collect):
+    # the MI300X trace's 757 kernels launched before its first step are left out, in a provenance note naming it
+    mi300 = TORCH / "rocm-mi300x_resnet-act-checkpoint_profilerstep15-17_kineto_trace.json.gz"
+    first = collect("torch-profile", "--trace", mi300, "--mode", "eager", "--variant", "fp32")
+    assert first.exit_code == 0, first.err
+    left_out = (f"{mi300.name}: 757 kernels (30.8 ms) launched before the first profiled step, no launch event in the "
+                "trace: left out")
+    assert left_out in first.record["provenance"]["notes"]
+    fixed = collect("torch-profile", "--trace", ALEXNET, "--mode", "eager", "--variant", "fp32",
+                    "--replace", "another model")
+    assert fixed.exit_code == 0, fixed.err
+    assert left_out not in fixed.record["provenance"]["notes"]
+    assert f"replaced 1 result(s) read from {mi300.name} and 1 provenance note(s) about them: another model" in (
+        fixed.record["provenance"]["notes"])
+
+
 def test_the_same_file_collected_again_keeps_the_notes_it_brings_again(collect, workdir):
     log = write(workdir, log_text("trtexec --onnx=m.onnx --fp16", "Precision: FP32+FP16"))  # no device, no shape
     first = collect("trtexec", "--log", log, "--variant", "fp16", "--shape", "224x224")
