@@ -98,6 +98,12 @@ def test_nothing_dropped_says_no_notes_and_keeps_the_old_wording():
     assert document["provenance"]["notes"] == ["b.log names no device", note]
 
 
+def test_a_record_with_no_notes_gets_the_replacement_note_only():
+    document = {"results": [_result("fp16", "a.log:10")], "provenance": {}}
+    note = replace_sources(document, [NewResult(_result("fp16", "a.log:10"), "a.log:line 10")], "rerun", "r.json")
+    assert document["provenance"] == {"notes": [note]}
+
+
 def test_which_notes_name_a_file():
     notes = ["run.log names no device", "run.log run 1 (line 1): shape 8x8 taken from --shape",
              "h2d of times.json array 1 left out, as in run.log.", "run.log.1 names no device",
@@ -107,4 +113,6 @@ def test_which_notes_name_a_file():
              "provenance.gpu filled in: run.log", "weights not given on the command line"]
     assert stale_notes(notes, {"run.log"}) == notes[:3]
     assert stale_notes(notes, set()) == []
+    assert stale_notes(["a.log names no device", "b.log names no device", "c.log names no device"],
+                       {"a.log", "b.log"}) == ["a.log names no device", "b.log names no device"]
     assert stale_notes(["a (1).log: x", "a.log: y"], {"a (1).log"}) == ["a (1).log: x"]  # a name is text, not a pattern
