@@ -73,6 +73,8 @@ def test_near_misses_of_the_unread_compute_capability(case):
     (note,) = tf32_notes(ampere)
     assert "(compute capability 8.6, no --noTF32)" in note
     assert tf32_notes(case("t", fp32_build("Compute Capability: 7.5"), "--variant", "fp32")) == []
+    (note,) = tf32_notes(case("a100", fp32_build("Compute Capability: 8.0"), "--variant", "fp32"))  # the first TF32 one
+    assert "(compute capability 8.0, no --noTF32)" in note
     # TensorRT 10's own line says TF32 is on: that evidence is named, the damaged line adds nothing
     ten = log_text("trtexec --onnx=seg.onnx", "TF32 is enabled by default. Add --noTF32 flag to further improve "
                    "accuracy with some performance cost.", "Precision: FP32", "Compute Capability: 8",
@@ -112,6 +114,10 @@ def test_a_batch_the_log_prints_twice_differently_is_not_recorded_and_says_why(c
                     "--variant", "fp32", "--batch", "10", job="given", measurements=workdir / "other")
     assert given.exit_code == 0, given.err
     assert given.latency("gpu_compute", batch=10)["value_ms"] == 17.5
+    # a --batch the log's own batch contradicts is refused, naming the log, as before
+    said = collect("trtexec", "--log", write(workdir, binding_log("Batch: 10", "10x3x640x1088"), "s.log"),
+                   "--variant", "fp32", "--batch", "4", job="said", measurements=workdir / "said")
+    assert_refused(said, "--batch 4 but s.log says batch 10 for run 1 (line 1)")
     assert not [note for note in given.record["provenance"]["notes"] if "no batch recorded" in note]
 
 
