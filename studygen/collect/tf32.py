@@ -76,7 +76,9 @@ def tf32_note(kernels: Iterable[tuple[str, float]], trace_name: str, variant: st
     trace; ``precision``: the variant's declared precision (the study
     file's, else the variant's name). Names the count of such launches of
     all, their time and share of the kernel time (3 significant digits) and
-    the largest such kernel."""
+    the largest such kernel, each said to be at least that: a kernel whose
+    name says nothing of its math (see the module docstring) may have run
+    TF32 too, and is not counted."""
     if precision.lower() != "fp32":
         return None
     launches = list(kernels)
@@ -92,8 +94,9 @@ def tf32_note(kernels: Iterable[tuple[str, float]], trace_name: str, variant: st
     total = sum(dur for _, dur in launches)
     share = f"{spent / total:.0%}" if total else "no share"  # kernels of no time: no share to give
     largest = max(tf32, key=lambda name: (tf32[name], name))
-    return (f"{trace_name}: {count} of {len(launches)} kernel launches ran TF32 tensor-core math by their names "
-            f"({significant(spent, 3):g} ms, {share} of the kernel time; largest: {largest}), while variant {variant!r} is "
+    return (f"{trace_name}: at least {count} of {len(launches)} kernel launches ran TF32 tensor-core math "
+            f"({significant(spent, 3):g} ms, {share} of the kernel time; largest: {largest}; a lower bound, counted by "
+            f"the kernels' names, which not every TF32 kernel's says), while variant {variant!r} is "
             "declared fp32: PyTorch lets cuDNN convolutions use TF32 by default on Ampere and newer GPUs "
             "(torch.backends.cudnn.allow_tf32), and matmuls where torch.backends.cuda.matmul.allow_tf32 is set "
             "(the default before PyTorch 1.12); these figures are not full-FP32 arithmetic")

@@ -30,6 +30,7 @@ rerun saved as ``run2.log``), before adding them, and records why
 from __future__ import annotations
 
 import json
+import re
 
 from ..errors import ConflictError, UsageError
 from ..fsutil import dump_json
@@ -54,7 +55,8 @@ def _run_of(result: dict) -> tuple:
     return tuple(result.get(name) for name in RUN_FIELDS)
 
 
-def replace_sources(document: dict, new_results: list[NewResult], reason: str, display: str) -> str:
+def replace_sources(document: dict, new_results: list[NewResult], reason: str, display: str,
+                    earlier_notes: list[str] = (), incoming_notes: list[str] = ()) -> str:
     """Drop from ``document`` (a record, changed in place) what the new
     results replace: every result read from a file one of ``new_results``
     comes from (a file collected again), and the run of each configuration
@@ -63,6 +65,15 @@ def replace_sources(document: dict, new_results: list[NewResult], reason: str, d
     rerun saved under another name), that is every result the record read
     from that file for that configuration; add a provenance note with the
     count, the files they were read from and ``reason``; return that note.
+
+    The provenance notes about the dropped results go with them: of
+    ``earlier_notes`` (the record's notes before this collect's were
+    merged in), each that names a file no result is read from any more
+    (:func:`stale_notes`), unless this collect brings the same note again
+    (``incoming_notes``); the replacement note counts them. Before, a
+    README went on printing a replaced trace's TF32 share or a replaced
+    log's missing device under results that no longer came from it.
+
     When nothing is dropped the record gets no note, and the line returned
     (for the console) says no result was replaced. Raises UsageError
     when a new result names no source file (nothing could say which results
@@ -90,9 +101,32 @@ def replace_sources(document: dict, new_results: list[NewResult], reason: str, d
         return (f"--replace: the record holds nothing read from {', '.join(sorted(files))} nor an earlier run of "
                 "what it measures: no result replaced")
     read_from = sorted({source_file(result) or "no named file" for result in dropped})
-    note = f"replaced {len(dropped)} result(s) read from {', '.join(read_from)}: {' '.join(reason.split())}"
-    document["provenance"].setdefault("notes", []).append(note)
+    gone = {source_file(result) for result in dropped} - {source_file(result) for result in document["results"]}
+    stale = [note for note in stale_notes(earlier_notes, gone - {None}) if note not in incoming_notes]
+    notes = document["provenance"].setdefault("notes", [])
+    notes[:] = [note for note in notes if note not in stale]
+    about = f" and {len(stale)} provenance note(s) about them" if stale else ""
+    note = f"replaced {len(dropped)} result(s) read from {', '.join(read_from)}{about}: {' '.join(reason.split())}"
+    notes.append(note)
     return note
+
+
+# notes that are the record's own history, kept whatever file they name: a replacement's and a correction's
+HISTORY_NOTE = re.compile(r"^(?:replaced \d+ result\(s\) read from |provenance\.\S+ (?:corrected|filled in)\b)")
+
+
+def stale_notes(notes: list[str], files: set[str]) -> list[str]:
+    """The notes of ``notes`` that name one of ``files`` (file names as a
+    result's ``source_locator`` gives them, ``run.log``) as a whole name,
+    not inside a longer one (``run.log`` is not named by ``run.log.1`` or
+    ``prerun.log``), less the record's history notes (:data:`HISTORY_NOTE`):
+    a collector words each note about an input with the input's name
+    (``run.log names no device …``, ``trace.json.gz: 308 of 1154 kernel
+    launches ran TF32 …``), so these are the notes about those files."""
+    if not files:
+        return []
+    named = re.compile("|".join(rf"(?<![\w.-]){re.escape(name)}(?![\w-]|\.\w)" for name in sorted(files)))
+    return [note for note in notes if named.search(note) and not HISTORY_NOTE.match(note)]
 
 
 def same_result(a: dict, b: dict) -> bool:

@@ -233,7 +233,9 @@ def build_document(path: Path, family: str, job_id: str, provenance: dict, new_r
         filled = document["provenance"] != record.data["provenance"]
         created = False
         if replace is not None:
-            notes.append(replace_sources(document, new_results, replace, display))
+            notes.append(replace_sources(document, new_results, replace, display,
+                                         earlier_notes=record.data["provenance"].get("notes") or [],
+                                         incoming_notes=provenance.get("notes") or []))
             original = None  # results are dropped: the record is written anew, in the canonical layout
     else:
         document = new_document(job_id, family, clean_provenance(provenance), description)

@@ -40,13 +40,15 @@ def test_the_public_failed_fp16_build_is_recorded_as_not_measured(collect):
     assert done.record["provenance"]["software"]["tensorrt"] == "8.2.3"  # the failed run's version tag
 
 
-def test_the_reason_quotes_the_last_error_line_and_the_options_label_it(collect, workdir):
+def test_the_reason_quotes_the_first_and_last_error_lines_and_the_options_label_it(collect, workdir):
+    # the first [E] line is the cause, the last often trtexec's own consequence; before, the last alone was quoted
     log = _own_failed_log(workdir / "own.log")
     done = collect("trtexec", "--variant", "fp16", "--log", log)
     assert done.exit_code == 0, done.err
     [result] = done.results
-    assert result["reason"] == ("trtexec reported FAILED (own.log line 6); its last error (line 5): Error[4]: "
-                                "[network.cpp::validate::3100] no implementation for layer Foo")
+    assert result["reason"] == ("trtexec reported FAILED (own.log line 6); its first error (line 4): Error[2]: first "
+                                "complaint; its last of 2 (line 5): Error[4]: [network.cpp::validate::3100] no "
+                                "implementation for layer Foo")
     assert (result["shape"], result["batch"], result["source_locator"]) == ("64x96", 2, "own.log:6")
     refused = collect("trtexec", "--variant", "fp16", "--shape", "64x64", "--log", log, job="other")
     assert_refused(refused, "--shape 64x64 but own.log says 64x96 for run 1 (line 1)")
@@ -89,8 +91,32 @@ def test_a_build_only_run_that_failed_misses_its_plan_size_and_a_long_error_is_c
     [result] = done.results
     assert (result["metric"], result["shape"], result["variant"]) == ("plan_size", "640x640", "int8")
     shown = long_error[:197] + "..."
-    assert result["reason"] == f"trtexec reported FAILED (build.log line 5); its last error (line 4): {shown}"
+    assert result["reason"] == (f"trtexec reported FAILED (build.log line 5); its first error (line 2): Error[1]: first; "
+                                f"its last of 3 (line 4): {shown}")
     assert len(shown) == 200
+
+
+def test_a_long_first_error_is_cut_too_and_a_tensorrt_7_parse_failure_names_its_cause(collect, workdir):
+    from studygen.collect.trtexec.failed import failure_reason
+    from studygen.collect.trtexec.runs import TrtexecLog, TrtexecRun
+
+    run = TrtexecRun(index=0, line=1, status="FAILED", status_line=9, errors=[(7, "f" * 201), (8, "e" * 200)])
+    assert failure_reason(TrtexecLog("x/a.log", [], [run]), run) == (
+        "trtexec reported FAILED (a.log line 9); its first error (line 7): " + "f" * 197 + "...; its last of 2 "
+        "(line 8): " + "e" * 200)
+    # TensorRT 7.2's ONNX parse failure: four [E] lines, the cause first, trtexec's consequences after it
+    command = "trtexec --onnx=det.onnx --explicitBatch --fp16"
+    (workdir / "parse.log").write_text("\n".join(
+        [f"&&&& RUNNING TensorRT.trtexec # {command}", STAMP + "[I] Precision: FP32+FP16", "ERROR: importer.cpp:12 In "
+         "function importPad:", "[8] Assertion failed: inputs.at(1).is_weights()"]
+        + [STAMP + "[E] " + message for message in ("Failed to parse onnx file", "Parsing model failed",
+                                                    "Engine creation failed", "Engine set up failed")]
+        + [f"&&&& FAILED TensorRT.trtexec # {command}", ""]))
+    done = collect("trtexec", "--variant", "fp16", "--shape", "512x512", "--log", workdir / "parse.log")
+    assert done.exit_code == 0, done.err
+    assert done.results[0]["reason"] == (
+        "trtexec reported FAILED (parse.log line 9); its first error (line 5): Failed to parse onnx file; its last of 4 "
+        "(line 8): Engine set up failed")
 
 
 def test_an_error_line_of_exactly_200_characters_is_quoted_whole():

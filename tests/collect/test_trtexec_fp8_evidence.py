@@ -152,7 +152,9 @@ def test_a_names_only_layer_info_gives_no_evidence_and_says_why():
     by_run, notes = evidence_of(TRTEXEC / "detr-r50_profile.json", TRTEXEC / "detr-r50_layer-info.json",
                                 times=PUBLIC / "trex-26210e92_mobilenet.qat.onnx.engine.timing.json")
     assert by_run == {}
-    assert notes == ["no fp8_evidence recorded: detr-r50_layer-info.json lists layer names only: build the engine with "
+    # the note names the input whose latencies go without it (here the times file: no log given)
+    assert notes == ["trex-26210e92_mobilenet.qat.onnx.engine.timing.json: no fp8_evidence recorded: "
+                     "detr-r50_layer-info.json lists layer names only: build the engine with "
                      "--profilingVerbosity=detailed to export tactics and types"]
 
 
@@ -161,11 +163,12 @@ def test_a_profile_without_layer_info_and_several_runs_give_no_evidence():
     concatenated = TRTEXEC / "trt7_resnet50-int8_profile-concatenated.json"
     detailed = TRTEXEC / "trt8.6_resnet50-int8_layer-info-detailed.json"
     assert evidence_of(concatenated, None, log=log) == (
-        {}, ["no fp8_evidence recorded: no --layer-info: a profile names layers, not the kernels that ran them"])
+        {}, ["trt7_resnet50-int8_console.log: no fp8_evidence recorded: no --layer-info: a profile names layers, "
+             "not the kernels that ran them"])
     runs = len(trtexec.parse_log(log).runs)
     assert evidence_of(concatenated, detailed, log=log) == (
-        {}, [f"no fp8_evidence recorded: {runs} profiled runs but one --layer-info, which describes one engine: "
-             "collect each run with its own layer info"])
+        {}, [f"trt7_resnet50-int8_console.log: no fp8_evidence recorded: {runs} profiled runs but one --layer-info, "
+             "which describes one engine: collect each run with its own layer info"])
     # a variant declared fp16 is not asked for FP8 evidence: no note
     assert evidence_of(concatenated, None, log=log, precision="fp16") == ({}, [])
 
@@ -219,13 +222,14 @@ def test_a_log_without_a_profile_table_or_with_two_profiled_runs_gives_no_eviden
     (tmp_path / "layers.json").write_text(json.dumps(layer_info(FP8_ENGINE)))
     plain = write(tmp_path, log_text("trtexec --loadEngine=det_fp8.plan"), "plain.log")
     assert evidence_of(None, tmp_path / "layers.json", log=plain) == (
-        {}, ["no fp8_evidence recorded: no per-layer profile (--profile, or a --dumpProfile table in the log)"])
+        {}, ["plain.log: no fp8_evidence recorded: no per-layer profile (--profile, or a --dumpProfile table in the "
+             "log)"])
     run = log_text("trtexec --loadEngine=det_fp8.plan --dumpProfile --separateProfileRun", *DUMP_TABLE,
                    tag="[TensorRT v101601]")
     two = write(tmp_path, run + run, "two.log")
     assert evidence_of(None, tmp_path / "layers.json", log=two) == (
-        {}, ["no fp8_evidence recorded: 2 profiled runs but one --layer-info, which describes one engine: collect "
-             "each run with its own layer info"])
+        {}, ["two.log: no fp8_evidence recorded: 2 profiled runs but one --layer-info, which describes one engine: "
+             "collect each run with its own layer info"])
 
 
 def test_a_dump_table_of_another_engine_is_refused_at_its_line(collect, study):

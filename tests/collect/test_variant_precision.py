@@ -105,7 +105,9 @@ def test_an_override_records_its_reason(collect, study):
     done = collect("trtexec", "--log", FP16_BUILD, "--variant", "fp32", "--override-precision",
                    "every layer pinned to FP32 by --layerPrecisions in a wrapper script")
     assert done.exit_code == 0, done.err
-    assert ("precision: variant 'fp32' is declared fp32 but run 1 (line 1) allowed FP32+FP16; recorded as declared: "
+    # the note names the log (a --replace of its results drops it with them)
+    assert ("precision: variant 'fp32' is declared fp32 but hackathon-76321b19_trt8.4.1_result-FP16.log run 1 (line 1) "
+            "allowed FP32+FP16; recorded as declared: "
             "every layer pinned to FP32 by --layerPrecisions in a wrapper script") in done.record["provenance"]["notes"]
     blank = collect("trtexec", "--log", FP16_BUILD, "--variant", "fp32", "--override-precision", " ", job="blank")
     assert_refused(blank)
@@ -162,7 +164,8 @@ def test_every_run_of_a_log_is_checked(collect, study, workdir):
                    job="override")
     assert done.exit_code == 0, done.err
     noted = [n for n in done.record["provenance"]["notes"] if n.startswith("precision: variant 'fp16'")]
-    assert [n.split(" but ")[1].split(" allowed")[0] for n in noted] == ["run 1 (line 1)", "run 2 (line 16)"]
+    assert [n.split(" but ")[1].split(" allowed")[0] for n in noted] == ["both.log run 1 (line 1)",
+                                                                         "both.log run 2 (line 16)"]
 
 
 LOADED_FP32_PLAN = FIXTURES / "public" / "hackathon-07271c31_trt8.6.0_result-04.log"  # line 1 --loadEngine

@@ -139,8 +139,16 @@ def run_shape(run: TrtexecRun | None, shape_option: str | None, display: str, no
 
 def run_base(labels: ResultLabels, run: TrtexecRun | None, display: str, notes: list[str]) -> dict:
     """:func:`base_result` of one run: its batch (:func:`run_batch`) and
-    shape (:func:`run_shape`) as the log states them, else the options'."""
-    return base_result(labels, run_batch(run, labels.batch, display), run_shape(run, labels.shape, display, notes))
+    shape (:func:`run_shape`) as the log states them, else the options';
+    a note in ``notes`` (once) when the log prints two batches that
+    disagree and no option gives one (:meth:`.runs.TrtexecRun.unread_batch`),
+    which was left unsaid before."""
+    batch = run_batch(run, labels.batch, display)
+    if batch is None and run is not None and (why := run.unread_batch()):
+        note = f"{Path(display).name} {run.label}: no batch recorded: {why}; give --batch N where it is known"
+        if note not in notes:
+            notes.append(note)
+    return base_result(labels, batch, run_shape(run, labels.shape, display, notes))
 
 
 def transfers_off(run: TrtexecRun | None) -> bool:

@@ -6,8 +6,8 @@ was tried and failed is a finding a README must state: each failed run of
 a log (:attr:`.runs.TrtexecLog.failed`) gives one ``not_measured`` result
 for the variant collect names and the shape and batch the run
 states (else the options'), whose reason says trtexec reported FAILED, at
-which line, and the run's last ``[E]`` line (TensorRT's own words on why)
-when it printed one. The metric is ``latency``, or ``plan_size`` for a
+which line, and the run's ``[E]`` lines when it printed any: the first
+(TensorRT's own words on why) and the last (:func:`failure_reason`). The metric is ``latency``, or ``plan_size`` for a
 build-only run (``--skipInference``/``--buildOnly``), which times nothing.
 A failed run whose variant, shape and batch a passed run of the same log
 measured gives nothing (failed, fixed, run again: one log holding both
@@ -30,15 +30,25 @@ MAX_SHOWN = 200  # characters of an [E] line quoted in a reason
 
 def failure_reason(log: TrtexecLog, run: TrtexecRun) -> str:
     """Why ``run`` has no figure, in words: trtexec reported FAILED (the
-    closing line's number in ``log``) and its last ``[E]`` line, quoted
-    (cut to :data:`MAX_SHOWN` characters) with its line number, or that the
-    run printed none."""
+    closing line's number in ``log``) and its ``[E]`` lines, each quoted
+    (cut to :data:`MAX_SHOWN` characters) with its line number: the only
+    one, or the first and the last, or that the run printed none. The
+    first is TensorRT's own words on the cause, which trtexec follows with
+    its own consequences (``Failed to parse onnx file``, then ``Parsing
+    model failed`` … ``Engine set up failed``, a TensorRT 7.2 ONNX parse
+    failure): quoting the last alone named a consequence, not the cause."""
     reason = f"trtexec reported FAILED ({log.basename} line {run.status_line})"
     if not run.errors:
         return f"{reason}; the run printed no error line ([E]) before it"
-    line, message = run.errors[-1]
-    shown = message if len(message) <= MAX_SHOWN else message[:MAX_SHOWN - 3] + "..."
-    return f"{reason}; its last error (line {line}): {shown}"
+    (first_line, first), (line, message) = run.errors[0], run.errors[-1]
+    if len(run.errors) == 1:
+        return f"{reason}; its last error (line {line}): {_cut(message)}"
+    return (f"{reason}; its first error (line {first_line}): {_cut(first)}; its last of {len(run.errors)} "
+            f"(line {line}): {_cut(message)}")
+
+
+def _cut(message: str) -> str:
+    return message if len(message) <= MAX_SHOWN else message[:MAX_SHOWN - 3] + "..."
 
 
 def failed_results(inputs: TrtexecInputs, labels: ResultLabels) -> list[NewResult]:

@@ -174,7 +174,9 @@ def fp8_evidence_by_run(inputs: TrtexecInputs, labels: ResultLabels) -> dict[int
                    "with its own layer info")
     if why_not:
         if declared and (inputs.runs or inputs.times):  # only where there is a latency to go without it
-            inputs.notes.append(f"no fp8_evidence recorded: {why_not}")
+            # named by the input whose latencies go without it: a note a --replace of that input drops with them
+            source = inputs.log.basename if inputs.log is not None else Path(inputs.times_display).name
+            inputs.notes.append(f"{source}: no fp8_evidence recorded: {why_not}")
         return {}
     [(index, timed)] = runs
     if not declared and not any(name in info.kernels for name, _ in timed.rows):

@@ -62,14 +62,12 @@ from .command import conflicting_flag
 from .runs import READ_FLAGS, ProfileTable, Summary, TrtexecLog, TrtexecRun, decode_version_tag, version_of_line
 from .printed_layers import printed_layer, starts_block
 from .summary import read_summary_line
+from .bare_summary import OLD_BLOCK, PREFIX, SUMMARY_HEADER, refuse_bare_summary
 
 RUNNING = re.compile(r"^&&&& RUNNING (?P<program>\S+)(?P<tags>(?: \[[^\]]*\])*)\s*#\s*(?P<command>.*?)\s*$")
 # the closing line repeats the opening one's tags and command: "&&&& PASSED TensorRT.trtexec [TensorRT v8400] # trtexec …"
 STATUS = re.compile(r"^&&&& (?P<status>PASSED|FAILED|WAIVED)\b(?: \S+(?P<tags>(?: \[[^\]]*\])*)\s*#\s*(?P<command>.*?)\s*$)?")
 VERSION_TAG = re.compile(r"\[TensorRT v(\d{4,6})\]")
-PREFIX = re.compile(r"^\[[^\]]*\] \[(?P<severity>[A-Z])\] ?(?P<message>.*)$")
-# what is left of a cut prefix: bracketed tags ("[I] "), the first one's "[" gone where the cut fell in the date
-PART_PREFIX = re.compile(r"^(?:[^\[\]]*\] ?)?(?:\[[^\[\]]*\] ?)*")
 # a line standing for lines left out of an excerpt: grep's group separator, an ellipsis
 OMISSION_LINE = re.compile(r"^\s*(?:--|\.{3,}|\u2026|\[(?:\.{3}|\u2026)\])\s*$")
 LOG_START = re.compile(r"&&&& (?:RUNNING|PASSED|FAILED|WAIVED)\b|\[[^\[\]]*\] \[[A-Z]\](?: |$)")
@@ -77,6 +75,7 @@ MAX_WRAPPER = 64
 VERSION_LINE = re.compile(r"^TensorRT version: (\d+(?:\.\d+)*)\s*$")
 DEVICE_LINE = re.compile(r"^Selected Device: (.+?)\s*$")
 COMPUTE_LINE = re.compile(r"^Compute Capability: (\d+)\.(\d+)\s*$")  # Device Information
+COMPUTE_LABEL = re.compile(r"^\s*Compute\s+Capability\s*:", re.IGNORECASE)  # the same line, however damaged
 TF32_DEFAULT_LINE = re.compile(r"^TF32 is enabled by default\b")  # TensorRT 10, before the Model Options
 # Model Options' format: ONNX, Caffe, UFF for a run that builds its engine, "*" for one that loads it
 FORMAT_LINE = re.compile(r"^Format: (\S+)\s*$")
@@ -107,9 +106,6 @@ GRAPH_IGNORED_LINE = re.compile(r"(?:The specified --useCudaGraph flag has been 
 ENGINE_BUILT_LINE = re.compile(r"^Engine built in ")
 SKIPPED_INFERENCE_LINE = re.compile(r"^(?:Skip inference: Enabled|Skipped inference phase\b.*?)\s*$")  # 8.6+
 EXPORT_PROFILE_LINE = re.compile(r"^Export profile to JSON file:(?: (?P<file>.*?))?\s*$")  # Reporting Options
-# block headers; TensorRT 7.0's report spells the first "Host latency" (samples/common/sampleReporting.cpp, printEpilog)
-OLD_BLOCK = {"Host Latency": "host_latency", "Host latency": "host_latency", "Enqueue Time": "enqueue",
-             "GPU Compute": "gpu_compute"}
 OLD_STAT = re.compile(rf"^(min|max|mean|median): ({FIG}) ms(?: \(end to end ({FIG}) ms\))?\s*$")
 OLD_PERCENTILE = re.compile(rf"^percentile: ({FIG}) ms at ({FIG})%(?: \(end to end ({FIG}) ms at {FIG}%\))?\s*$")
 # a TensorRT 7 statistic with whatever unit follows its figure (only ms is read)
@@ -122,11 +118,6 @@ PROFILE_HEADER = re.compile(r"^=== Profile \((\d+) iterations? \) ===\s*$")
 PROFILE_COLUMNS = re.compile(r"^\s*Time\(ms\)\s+Avg\.\s*\(ms\)\s+(?:Median\(ms\)\s+)?Time\(%\)\s+Layer\s*$")
 OLD_PROFILE_COLUMNS = re.compile(
     r"^\s*Layer\s+Time \(ms\)\s+Avg\. Time \(ms\)\s+(?:Median Time \(ms\)\s+)?Time %\s*$")
-# trtexec's header of a performance summary (TensorRT 8+)
-SUMMARY_HEADER = "=== Performance summary ==="
-# the lines that open a summary, TensorRT 8+'s header or a TensorRT 7 block's first label: what a pasted summary
-# stripped of trtexec's prefixes is told by
-SUMMARY_OPENINGS = frozenset({SUMMARY_HEADER, *(label for label, block in OLD_BLOCK.items() if block == "host_latency")})
 
 # the lines _parse_setting reads: inside the performance summary one of them, of any severity, is named, not read
 SETTING_PATTERNS = (VERSION_LINE, DEVICE_LINE, COMPUTE_LINE, TF32_DEFAULT_LINE, FORMAT_LINE, PRECISION_LINE, SETTING_LINE, BATCH_LINE, SHAPE_LINE,
@@ -239,10 +230,10 @@ def parse_log(path: Path, display: str | None = None) -> TrtexecLog:
             current.errors.append((number, message.strip()))
         _parse_message(current, message, state, where)
     if not runs:
-        _refuse_bare_summary(lines, display)
+        refuse_bare_summary(lines, display, opening_cut=True)
         raise InputError("not a trtexec console log: no '&&&& RUNNING' line and no performance summary", path=display)
     if all(run.summary_line is None for run in runs):
-        _refuse_bare_summary(lines, display)  # '&&&& RUNNING' kept, the prefixes cut: not "no summary" either
+        refuse_bare_summary(lines, display)  # '&&&& RUNNING' kept, the prefixes cut: not "no summary" either
     passed = [run for run in runs if run.status != "FAILED"]
     failed = [run for run in runs if run.status == "FAILED"]
     for run in passed:
@@ -329,21 +320,6 @@ def _parse_message(run: TrtexecRun, message: str, state: dict, where: Context) -
         run.profile_open_line = where.number
         return
     _parse_setting(run, message, where)
-
-
-def _refuse_bare_summary(lines: list[str], display: str) -> None:
-    """InputError naming the line when a log read no run from holds a
-    performance summary without trtexec's ``[date-time] [I] `` prefix (a
-    README's pasted summaries, the prefixes cut): the prefix is what tells
-    trtexec's lines, and their severity, from anything else, so the figures
-    are not read; before, such a file was said to have no summary at all."""
-    for number, raw in enumerate(lines, start=1):
-        # a part of the prefix may be left ("[I] ===…", the date cut; "02:10:45] [I] ===…", cut inside it)
-        if raw.strip() in SUMMARY_OPENINGS or PART_PREFIX.sub("", raw.strip()) in SUMMARY_OPENINGS:
-            raise InputError(f"its performance summary (line {number}, {shown(raw.strip())}) has no trtexec line "
-                             "prefix ('[date-time] [I] '), which tells trtexec's lines and their severity from the "
-                             "rest: the log was edited (prefixes cut when pasted?); nothing recorded (collect the log "
-                             "trtexec wrote)", path=display, line=number)
 
 
 def _refuse_second_summary(run: TrtexecRun, where: Context) -> None:
@@ -456,6 +432,8 @@ def _parse_setting(run: TrtexecRun, message: str, where: Context) -> None:
         run.device, run.device_line = printed_once(run, "device", (run.device, run.device_line), match.group(1), where)
     elif match := COMPUTE_LINE.match(message):
         run.compute_capability = (int(match.group(1)), int(match.group(2)))
+    elif COMPUTE_LABEL.match(message):  # not MAJOR.MINOR: kept to say whether TF32 could run is not known
+        run.compute_capability_unread = (number, message.strip())
     elif TF32_DEFAULT_LINE.match(message):
         run.tf32_default_line = number
     elif match := FORMAT_LINE.match(message):

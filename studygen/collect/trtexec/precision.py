@@ -33,6 +33,7 @@ import re
 from dataclasses import dataclass
 
 from ...errors import InputError, UsageError
+from .figures import shown
 from .runs import TrtexecLog, TrtexecRun
 
 # A precision's width in bits: what "wider" and "narrower" compare.
@@ -165,8 +166,8 @@ def check_declared(log: TrtexecLog | None, variant: str, declared: str | None, s
             notes.extend(filter(None, [tf32_note(log, run, variant, declared, build)]))
             continue
         if override is not None:
-            notes.append(f"precision: variant {variant!r} is declared {declared} but {run.label} allowed {build.shown}; "
-                         f"recorded as declared: {' '.join(override.split())}")
+            notes.append(f"precision: variant {variant!r} is declared {declared} but {log.basename} {run.label} allowed "
+                         f"{build.shown}; recorded as declared: {' '.join(override.split())}")
             continue
         raise InputError(f"variant {variant!r} is declared {declared} in {study_display}, but {run.label} of "
                          f"{log.basename} built its engine allowing {build.shown} ({build.evidence}): {why}; collect it "
@@ -181,7 +182,9 @@ def tf32_note(log: TrtexecLog, run: TrtexecRun, variant: str, declared: str, bui
     (its default since 7.1 on Ampere and newer): the run's log says so
     (TensorRT 10: ``TF32 is enabled by default``) or prints a compute
     capability of 8.0 or above. None otherwise, also where the log names
-    no compute capability (the GPU may predate TF32), and where the run's
+    no compute capability (the GPU may predate TF32; a compute capability
+    line it prints otherwise than ``MAJOR.MINOR`` gets a note saying that
+    whether TF32 could run is not known), and where the run's
     compute capability is below 8.0 even under TensorRT 10's line: trtexec
     prints that line as it reads its options, before it knows the GPU, and
     a Turing or older GPU has no TF32 to run. A note, not a refusal: the
@@ -195,6 +198,12 @@ def tf32_note(log: TrtexecLog, run: TrtexecRun, variant: str, declared: str, bui
         evidence = f"line {run.tf32_default_line}: 'TF32 is enabled by default'"
     elif run.compute_capability is not None and run.compute_capability >= (8, 0):
         evidence = f"compute capability {'.'.join(map(str, run.compute_capability))}, no --noTF32"
+    elif run.compute_capability is None and run.compute_capability_unread is not None:
+        line, text = run.compute_capability_unread
+        return (f"{log.basename} {run.label}: variant {variant!r} is declared fp32, and the build has no --noTF32, "
+                f"but its compute capability line (line {line}, {shown(text)}) is not MAJOR.MINOR: whether the GPU "
+                "could run FP32 convolutions and GEMMs with TF32 tactics (compute capability 8.0 and above) is not "
+                "known, so these figures may not be full-FP32 arithmetic")
     else:
         return None
     return (f"{log.basename} {run.label}: variant {variant!r} is declared fp32, but the build left TF32 on "

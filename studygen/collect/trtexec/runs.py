@@ -201,6 +201,7 @@ class TrtexecRun:
     device: str | None = None
     device_line: int | None = None
     compute_capability: tuple[int, int] | None = None  # "Compute Capability: 8.6" of the Device Information
+    compute_capability_unread: tuple[int, str] | None = None  # (line, text): a compute capability line not MAJOR.MINOR
     tf32_default_line: int | None = None  # TensorRT 10's "TF32 is enabled by default. Add --noTF32 ..." line
     model_format: str | None = None  # "Format:" of the Model Options ("*": the engine was loaded)
     model_format_line: int | None = None
@@ -345,6 +346,17 @@ class TrtexecRun:
         if flag is not None and re.fullmatch(r"\d+", flag):
             return int(flag), f"its --batch={int(flag)} flag"
         return None, None
+
+    def unread_batch(self) -> str | None:
+        """Why :meth:`stated_batch` reads no batch from a log that prints
+        two (its ``Batch: N`` and an input binding leading with another
+        figure), in words for a note; None otherwise."""
+        shapes, shown = self.stated_shapes()
+        batch = shape_batch(shapes)
+        if batch is not None and self.batch not in (None, batch) and shapes == self.bound_inputs:
+            return (f"its 'Batch: {self.batch}' and the leading dimension {batch} of its input shapes {shown} "
+                    "disagree (an implicit-batch binding has no batch dimension, an explicit-batch one leads with it)")
+        return None
 
     def _queries_per_iteration(self) -> int:
         """trtexec counts *queries*, which with an implicit batch (TensorRT 7
