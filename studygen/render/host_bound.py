@@ -15,7 +15,8 @@ from ..study.rows import Row
 
 # the rule as the README states it above the list of host-bound latencies
 RULE_WORDS = (f"the host took at least {round(HOST_BOUND_SHARE * 100)} % of a forward's median time to issue the "
-              "forward (host issue time per forward, recorded by collect run)")
+              "forward (host issue time per forward, recorded by collect run) and the profiled kernels less than "
+              f"{round(HOST_BOUND_SHARE * 100)} % of it")
 
 
 def host_bound_line(found: HostBound, ms: Callable[[float], str]) -> str:
