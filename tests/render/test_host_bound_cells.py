@@ -295,7 +295,7 @@ def test_a_timing_whose_kernels_fill_its_median_is_the_gpus_whatever_the_host_is
     start = lines.index(next(line for line in lines if line.startswith("Host-bound timings:")))
     assert lines[start].startswith("Host-bound timings: where the host took at least 90 % of a forward's median "
                                    "time to issue the forward (host issue time per forward, recorded by collect run) "
-                                   "and the profiled kernels less than 90 % of it, the GPU waits")
+                                   "and the profiled kernels fill under 90 % of it, the GPU waits")
     assert lines[start + 2:start + 4] == [
         "- fp16 at 224 x 224 (eager, job trial): the host took 9.900 ms to issue each forward against a median of "
         "10.000 ms; the profiled kernels take 8.900 ms", ""]
