@@ -153,12 +153,12 @@ def _listed_profiles(study, taken: set) -> dict[tuple, list[list]]:
     by_result: dict[int, list] = {}
     for row in study.rows:
         groups = row.result.get("groups")
-        if row.kind == Kind.KERNEL_TIME and isinstance(groups, list) and id(row) not in taken \
+        if row.kind == Kind.KERNEL_TIME and isinstance(groups, list) \
                 and any(isinstance(group.get("kernels"), list) for group in groups):
             by_result.setdefault(id(row.result), []).append(row)
     found: dict[tuple, list[list]] = {}
     for rows in by_result.values():
-        if not any(id(row) in taken for row in rows):
+        if not any(id(row) in taken for row in rows):  # a result find_regroupings paired by its input
             found.setdefault((rows[0].job_id, _without_group(rows[0].key)), []).append(rows)
     return found
 

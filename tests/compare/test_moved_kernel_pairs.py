@@ -26,19 +26,20 @@ def pairs(tmp_path, old: list[dict], new: list[dict]):
 
 def test_every_pair_with_a_moved_kernel_is_found_and_a_line_names_three_kernels_and_counts_the_rest(tmp_path):
     five = {f"bn{i}": 0.1 for i in range(5)}
-    old = [listed("fp32", {"Conv": {"conv": 1.0}, "other": {**five, "pool": 0.2}}),
-           listed("fp16", {"Conv": {"conv": 0.5}, "other": {"bn0": 0.05}})]
-    new = [listed("fp32", {"Conv": {"conv": 1.0}, "norm": five, "other": {"pool": 0.2}}),
-           listed("fp16", {"Conv": {"conv": 0.5}, "norm": {"bn0": 0.05}})]
+    # fp16 (paired first: its key sorts first) keeps its kernels' groups: no line, and the pairs after it are read
+    old = [listed("fp16", {"Conv": {"conv": 0.5}}), listed("fp32", {"Conv": {"conv": 1.0}, "other": {**five, "pool": 0.2}}),
+           listed("fp8", {"Conv": {"conv": 0.5}, "other": {"bn0": 0.05}})]
+    new = [listed("fp16", {"Conv": {"conv": 0.6}}), listed("fp32", {"Conv": {"conv": 1.0}, "norm": five, "other": {"pool": 0.2}}),
+           listed("fp8", {"Conv": {"conv": 0.5}, "norm": {"bn0": 0.05}})]
     found, rows = pairs(tmp_path, old, new)
-    # in the head record's order; fp16 leaves a group of its own behind: other at the base, none at the head
+    # in the head record's order; fp8 leaves a group of its own behind: other at the base, none at the head
     assert [(r.what, r.moved[0], r.old_figures, r.new_figures) for r in found] == [
-        ("fp32", ("bn0", "other", "norm"), 1, 2), ("fp16", ("bn0", "other", "norm"), 1, 1)]
+        ("fp32", ("bn0", "other", "norm"), 1, 2), ("fp8", ("bn0", "other", "norm"), 1, 1)]
     fp32 = found[0]
     assert fp32.words() == ("job run-a, fp32: 5 listed kernels in another group (bn0: other -> norm; bn1: other -> "
                             "norm; bn2: other -> norm; 2 more), grouped by other kernel_groups rules; groups norm and "
                             "other not compared")
-    assert len(rows) == 2 + 3  # fp16: other at the base, norm at the head; fp32: other, then norm and other
+    assert len(rows) == 2 + 3  # fp8: other at the base, norm at the head; fp32: other, then norm and other
 
 
 def test_a_kernel_new_at_the_head_moved_nowhere_and_a_pair_of_two_results_is_left_alone(tmp_path):
