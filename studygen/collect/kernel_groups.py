@@ -141,7 +141,10 @@ DEFAULT_RULES: tuple[tuple[str, str], ...] = (
     (r"gemm|gemv|matmul|(?<![a-z])(?:bmm|addmm|mm|linear|fc|fully_?connected)(?![a-z])|cublas|cutlass|nvjet|scaled_mm"
      r"|^Cijk_", GEMM),
     (r"quantiz|dequant|fake_e4m3|e4m3fy|fp8_cast", QDQ),
-    (r"norm|softmax|elementwise|pointwise|PWN\(|dropout|__myl_|triton_(?:poi|per|red)"
+    # cuDNN names its batch-norm kernels bn_fw_inf_…, bn_fw_tr_…, bn_bw_… ("void cudnn::bn_fw_inf_1C11_kernel_NCHW<float,
+    # …>", a ResNet's fp32 eager forward on an H100): no "norm" in them, where ATen's half-precision path
+    # (batch_norm_transform_input_kernel) has one, so without this an fp32 variant's batch norms sat in "other".
+    (r"norm|softmax|elementwise|pointwise|PWN\(|dropout|__myl_|triton_(?:poi|per|red)|(?<![a-z])bn_(?:fw|bw)_"
      r"|(?<![a-z])(?:add|mul|sub|div|pow|sqrt|rsqrt|exp|erf|neg|abs|where|cast)(?![a-z])", NORM_ELEMENTWISE),
     (r"pool|transpose|shuffle|reshape|concat|slice|gather|scatter|resize|upsample|interpolate|(?<![a-z])pad|topk|sort"
      r"|argmax|argmin|nchwToNhwc|nhwcToNchw|permute|index|constant|squeeze|identity|copy|fill|reduce", FALLBACK_GROUP),

@@ -24,6 +24,18 @@ of one input is no move of any figure. A result whose input or total
 changed is compared key by key as before: it may be a new measurement.
 Results that pair with more than one on the other side are left alone
 (which went where cannot be told).
+
+A profile measured again (``collect run`` keeps no input to read again: a
+new job record, another total) under other rules is paired by what its
+groups list instead (:func:`_moved_kernels`): the same job's result at the
+same key less its group, whose listed kernels include one that a group held
+at the base and another group holds at the head. Only the groups those
+kernels left or joined are taken out of the comparison; the others, and the
+total, are compared as before, since the run is a new measurement. Case (a
+new user's ResNet, fp32 on an H100, timed again after the default rules
+took cuDNN's batch norms, ``cudnn::bn_fw_inf_…``, out of ``other``): diff
+said ``beyond spread: fp32 kernel time normalization and elementwise …
++172.05 %`` and ``other … -78.11 %`` for one kernel that changed group.
 """
 
 from __future__ import annotations
@@ -36,6 +48,7 @@ from ..records.kinds import Kind
 
 _without_group = blanking("group", "metric")
 SHA_SHOWN = 12  # hex digits of the input's sha256 a line prints (the JSON gives all of it)
+SHOWN_MOVES = 3  # kernels a line names that changed group; the rest are counted
 
 
 @dataclass(frozen=True)
@@ -56,10 +69,21 @@ class Regrouping:
     old_figures: int
     new_figures: int
     place: Place
+    moved: tuple[tuple[str, str, str], ...] = ()  # (kernel, base group, head group) of a profile measured again
 
     def words(self, arrow: str = "->") -> str:
         """``job a, fp32 kernel time, 28 x 28: groups Conv, other -> convolution, pooling, other; same input
-        (sha256 cf7613d979c8…, run.log:83), grouped by other kernel_groups rules; 4 figures -> 6, not compared``."""
+        (sha256 cf7613d979c8…, run.log:83), grouped by other kernel_groups rules; 4 figures -> 6, not compared``;
+        for a profile measured again, the kernels that changed group: ``job b, fp32 kernel time, 28 x 28: 1 listed
+        kernel in another group (bn_fw_inf: other -> norm), grouped by other kernel_groups rules; groups norm and
+        other not compared``."""
+        if self.moved:
+            kernels = "; ".join(f"{name}: {old} {arrow} {new}" for name, old, new in self.moved[:SHOWN_MOVES])
+            more = f"; {len(self.moved) - SHOWN_MOVES} more" if len(self.moved) > SHOWN_MOVES else ""
+            groups = sorted({group for _, old, new in self.moved for group in (old, new)})
+            return (f"job {self.job}, {self.what}: {len(self.moved)} listed kernel{'' if len(self.moved) == 1 else 's'} "
+                    f"in another group ({kernels}{more}), grouped by other kernel_groups rules; groups "
+                    f"{', '.join(groups[:-1])} and {groups[-1]} not compared")
         return (f"job {self.job}, {self.what}: groups {', '.join(self.old_groups)} {arrow} "
                 f"{', '.join(self.new_groups)}; same input (sha256 {self.sha256[:SHA_SHOWN]}…, {self.locator}), "
                 f"grouped by other kernel_groups rules; {self.old_figures} figure{'' if self.old_figures == 1 else 's'}"
@@ -89,7 +113,64 @@ def find_regroupings(base, head, describe) -> tuple[list[Regrouping], frozenset[
             identity[0], describe(head, new_rows[0]), _names(old_result), _names(new_result), identity[1],
             identity[2], len(old_rows), len(new_rows), Place(record.display_path, record.line_of(pointer), pointer)))
         taken.update(map(id, old_rows + new_rows))
-    return sorted(found, key=lambda r: (r.job, r.place.path, r.place.line)), frozenset(taken)
+    moved, left_out = _moved_kernels(base, head, describe, taken)
+    found += moved
+    return sorted(found, key=lambda r: (r.job, r.place.path, r.place.line)), frozenset(taken | left_out)
+
+
+def _moved_kernels(base, head, describe, taken: set) -> tuple[list[Regrouping], set]:
+    """The :class:`Regrouping` (with ``moved``) of each pair of kernel-time
+    results, one of a job at the base and one at the head at the same key
+    less group and metric, none of whose rows is in ``taken``, whose listed
+    kernels include one in another group; and the ``id`` of the rows of the
+    groups such kernels left or joined, at both sides."""
+    old, new = _listed_profiles(base, taken), _listed_profiles(head, taken)
+    found, left_out = [], set()
+    for identity in sorted(old.keys() & new.keys(), key=str):
+        if len(old[identity]) != 1 or len(new[identity]) != 1:
+            continue  # which went where cannot be told
+        (old_rows,), (new_rows,) = old[identity], new[identity]
+        before, after = _kernel_groups(old_rows[0].result), _kernel_groups(new_rows[0].result)
+        moves = tuple((name, before[name], after[name]) for name in sorted(before.keys() & after.keys())
+                      if before[name] != after[name])
+        if not moves:
+            continue
+        groups = {group for _, was, now in moves for group in (was, now)}
+        old_out = [row for row in old_rows if row.key.group in groups]
+        new_out = [row for row in new_rows if row.key.group in groups]
+        record = new_rows[0].record
+        pointer = "/".join(new_rows[0].pointer.split("/")[:3]) + "/groups"
+        found.append(Regrouping(
+            identity[0], describe(head, new_rows[0]), _names(old_rows[0].result), _names(new_rows[0].result), "", "",
+            len(old_out), len(new_out), Place(record.display_path, record.line_of(pointer), pointer), moves))
+        left_out.update(map(id, old_out + new_out))
+    return found, left_out
+
+
+def _listed_profiles(study, taken: set) -> dict[tuple, list[list]]:
+    """(job, key less group and metric) -> the rows of each kernel-time result
+    whose groups list their kernels and none of whose rows is in ``taken``."""
+    by_result: dict[int, list] = {}
+    for row in study.rows:
+        groups = row.result.get("groups")
+        if row.kind == Kind.KERNEL_TIME and isinstance(groups, list) \
+                and any(isinstance(group.get("kernels"), list) for group in groups):
+            by_result.setdefault(id(row.result), []).append(row)
+    found: dict[tuple, list[list]] = {}
+    for rows in by_result.values():
+        if not any(id(row) in taken for row in rows):  # a result find_regroupings paired by its input
+            found.setdefault((rows[0].job_id, _without_group(rows[0].key)), []).append(rows)
+    return found
+
+
+def _kernel_groups(result: dict) -> dict[str, str]:
+    """Each listed kernel's name -> its group (a name two groups list: neither, it moved nowhere)."""
+    seen: dict[str, set] = {}
+    for group in result["groups"]:
+        for kernel in group.get("kernels") or []:
+            if isinstance(kernel, dict) and isinstance(kernel.get("name"), str):
+                seen.setdefault(kernel["name"], set()).add(str(group.get("group")))
+    return {name: groups.pop() for name, groups in seen.items() if len(groups) == 1}
 
 
 def _profiles(study) -> dict[tuple, list[list]]:

@@ -169,7 +169,7 @@ def summary_line(report: Report) -> str:
                "whose provenance changed)"] if counts["provenance changes"] else []),
             # named only when there are any: a profile grouped otherwise from its input, not compared
             *([f"{counts['regrouped']} regrouped (kernel-time "
-               f"{'profile' if counts['regrouped'] == 1 else 'profiles'} read again from the same input)"]
+               f"{'profile' if counts['regrouped'] == 1 else 'profiles'} grouped by other rules)"]
               if counts["regrouped"] else []),
             _count(counts["sentences changed"], "sentence changed", "sentences changed"),
             f"findings: {counts['findings appeared']} appeared, {counts['findings gone']} gone"
@@ -400,7 +400,7 @@ def format_markdown(report: Report, limit: int = MAX_COMMENT_CHARS) -> str:
         lines.append("")
     regrouped = report.regrouped()
     if regrouped:  # not folded: it says why a profile's groups are neither removed nor new below
-        lines += ["Regrouped (same input, other kernel groups; not compared):", ""]
+        lines += ["Regrouped (other kernel groups; the groups concerned not compared):", ""]
         lines += [f"- {escape_name(family)}: {escape_name(change.words('→'))}" for family, change in regrouped]
         lines.append("")
     removed = report.figures(REMOVED)

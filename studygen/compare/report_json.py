@@ -68,10 +68,14 @@ def _provenance_json(change: ProvenanceChange) -> dict:
 
 
 def _regrouping_json(change: Regrouping) -> dict:
-    return {"job": change.job, "what": change.what, "base_groups": list(change.old_groups),
-            "head_groups": list(change.new_groups), "source_sha256": change.sha256, "source_locator": change.locator,
-            "base_figures": change.old_figures, "head_figures": change.new_figures, "file": change.place.path,
-            "line": change.place.line, "pointer": change.place.pointer}
+    found = {"job": change.job, "what": change.what, "base_groups": list(change.old_groups),
+             "head_groups": list(change.new_groups), "source_sha256": change.sha256 or None,
+             "source_locator": change.locator or None, "base_figures": change.old_figures,
+             "head_figures": change.new_figures, "file": change.place.path, "line": change.place.line,
+             "pointer": change.place.pointer}
+    if change.moved:  # a profile measured again: no input in common, the kernels that changed group instead
+        found["moved_kernels"] = [{"kernel": name, "base_group": old, "head_group": new} for name, old, new in change.moved]
+    return found
 
 
 def _sentence_json(change: SentenceChange) -> dict:

@@ -328,7 +328,7 @@ class CompilationHelpers(SpanHelpers, PooledCellHelpers):
     def host_bound_latencies(self, shown: bool = False, **filters) -> list[str]:
         """One line per selected latency row that is host-bound
         (:func:`studygen.study.host_bound.host_bound`: its host issue time
-        per forward is at least 90 % of its median), in table order (modes
+        per forward is at least 90 % of its median, its profiled kernels less), in table order (modes
         as the rows first give them, then shape, variant): variant, shape, mode and job, then the host's issue
         time, the median and, where profiled, the kernel total, e.g. ``fp32 at
         224 x 224 (eager, job h100-1): the host took 6.031 ms to issue each

@@ -214,7 +214,7 @@ class SectionHelpers(ViewBase):
         each naming its jobs (the Provenance table gives each job's revision).
         With ``host_bound`` (default), a sentence whose timings are host-bound
         (:mod:`studygen.study.host_bound`: the host took at least 90 % of the
-        median to issue each forward) says so, with the host's issue times
+        median to issue each forward, the profiled kernels less) says so, with the host's issue times
         and the kernel totals (:func:`~.host_bound.inversion_clause`): such a
         gap times the host's work, not the GPU's."""
         groups: dict[tuple, list[tuple[Row, Row]]] = {}

@@ -15,7 +15,8 @@ When a string is placeholder text (:func:`placeholder_found`), case aside:
 - an **angle-bracket slot** anywhere (``YOLO on <gpu name>``): a template
   field left unfilled. An HTML element is not one: a void element
   (``<br>``, ``<hr>``, ``<wbr>``) or one closed later in the text
-  (``<sup>2</sup>``);
+  (``<sup>2</sup>``); nor is a C++ template argument, brackets written
+  right after a name (a kernel's ``Kernel2<cutlass_80_tensorop_s1688gemm>``);
 - a **slot of another template language** anywhere: Jinja's or Mustache's
   ``{{ name }}``, the shell's or JavaScript's ``${NAME}``, ``%NAME%``, and
   Python's ``{name}`` when the name is no English word (it holds ``_`` or is
@@ -137,8 +138,13 @@ class _Cues:
 
 
 def _angle_slots(text: str):
-    """``(position, slot)`` of each ``<slot>`` of ``text`` that is no HTML element."""
+    """``(position, slot)`` of each ``<slot>`` of ``text`` that is no HTML
+    element, nor a C++ template argument: brackets right after a name or
+    ``::`` (``cutlass::Kernel2<cutlass_80_tensorop_s1688gemm_64x64_32x6_nn_align4>``,
+    a kernel that collect run's TF32 note names, in a record's notes)."""
     for match in _SLOT.finditer(text):
+        if match.start() and (text[match.start() - 1].isalnum() or text[match.start() - 1] in "_:"):
+            continue
         name = match.group(1)
         closed = re.search(rf"</\s*{re.escape(name)}\s*>", text[match.end():], re.IGNORECASE)
         if name.lower() not in _VOID_ELEMENTS and not closed:

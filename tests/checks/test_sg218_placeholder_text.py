@@ -21,6 +21,7 @@ PLACEHOLDERS = [
     "<model name>", "<GPU>", "Fill in", "fill in the decision here", "Lorem ipsum dolor sit amet",
     "todo: say why fp8 was not shipped", "The int8 engine wins. TODO add the A100 runs.", "int8 takes XXX ms on the L4",
     "Batch 8 on the A100 is TBD", "ResNet-50 on <gpu name>, TensorRT 10.8", "fp16 on the L4 (todo)",
+    "ResNet-50 on(<gpu>)", "fp16 at <batch>", "int8 engine: <plan size> MiB", "<gpu name> runs int8",
     "Decision: fixme", "TODO / TBD",
 ]
 # A new user's decision summaries that checked with 0 errors: slots of common template languages left
@@ -46,6 +47,10 @@ PROSE = [
     "dashes fill in the cells a variant has no figure for", "TODOs left in the exporter do not touch the engine",
     "the tbd-flagged rows were dropped", "x<sup>2</sup> in the plan size", "latency < 2 ms > 1 ms", "one line<br>two",
     "see <https://example.org/run>", "int8 plans are 44% smaller than fp16 plans", "todo.txt of the exporter",
+    # C++ template arguments of kernel names, as collect run's TF32 note quotes the largest such kernel
+    "largest: void cutlass::Kernel2<cutlass_80_tensorop_s1688gemm_64x64_32x6_nn_align4>(Params)",
+    "a std::vector<float> of scales", "the kernel reduce_kernel<float> ran 3 times", "a cast_<half> kernel",
+    "at::native::<lambda> ran",
 ]
 
 

@@ -283,3 +283,24 @@ def test_the_timing_shown_is_each_runs_timing_of_its_work(tmp_path):
                            ([eager, same_run_host], [5.0]), ([cpu, same_run_host], [0.445, 5.2]), ([], [])):
         rows = study_of(tmp_path / str(len(list(tmp_path.iterdir()))), results).rows
         assert [row.value for row in shown_rows(rows)] == shown, results
+
+
+def test_a_timing_whose_kernels_fill_its_median_is_the_gpus_whatever_the_host_issue_time(tmp_path):
+    # A large network at a large batch: the host waits for launch slots, so its issue time follows the GPU's
+    # pace. fp32 12.0 ms, issued in 11.7 ms, kernels 11.5 ms (96 % of the median): the GPU's time.
+    # bf16 10.0 ms, issued in 9.9 ms, kernels 8.9 ms (89 %, under the 90 % rule): still host-bound.
+    study = study_of(tmp_path, [torch_latency("fp32", "eager", 12.0, 11.7), kernels("fp32", "eager", 11.5),
+                                torch_latency("fp16", "eager", 10.0, 9.9), kernels("fp16", "eager", 8.9)])
+    lines = readme_lines(study)
+    start = lines.index(next(line for line in lines if line.startswith("Host-bound timings:")))
+    assert lines[start].startswith("Host-bound timings: where the host took at least 90 % of a forward's median "
+                                   "time to issue the forward (host issue time per forward, recorded by collect run) "
+                                   "and the profiled kernels fill under 90 % of it, the GPU waits")
+    assert lines[start + 2:start + 4] == [
+        "- fp16 at 224 x 224 (eager, job trial): the host took 9.900 ms to issue each forward against a median of "
+        "10.000 ms; the profiled kernels take 8.900 ms", ""]
+
+
+def test_a_timing_whose_kernels_take_exactly_nine_tenths_of_its_median_is_the_gpus(tmp_path):
+    study = study_of(tmp_path, [torch_latency("fp32", "eager", 8.0, 7.9), kernels("fp32", "eager", 7.2)])
+    assert not any(line.startswith("Host-bound timings") for line in readme_lines(study))

@@ -16,8 +16,9 @@ from studygen.collect.kernel_groups import KernelItem, compile_rules
 from tests.conftest import REPO
 from studygen.collect.run.profiling import (CPU_PROFILER, Profile, _cpu_tally, _device_tally, fp8_evidence,
                                             kernel_time_result, launch_configs, per_forward_items, profile_forwards,
-                                            _traced_launches)
-from studygen.collect.run.spec import DEFAULT_RUN
+                                            tf32_kernel_note, _traced_launches)
+from studygen.collect.run.latency_stage import note_tf32
+from studygen.collect.run.spec import DEFAULT_RUN, Cell
 
 GEMM_PATTERN = DEFAULT_RUN["fp8_gemm_kernel_pattern"]
 FAKE_PATTERN = DEFAULT_RUN["fake_quant_kernel_pattern"]
@@ -303,3 +304,54 @@ def test_a_cpu_profile_leaves_stderr_to_studygen_unless_the_user_asks_for_kineto
     asked = subprocess.run([sys.executable, "-c", script], env=dict(env, KINETO_LOG_LEVEL="5"), capture_output=True,
                            text=True, timeout=300)
     assert asked.returncode == 0 and asked.stderr.count("profiler_start") == 3  # one session a profiled forward
+
+
+# An fp32 ResNet profiled by collect run on an H100 (per forward): a TF32 xmma convolution once and cuBLAS's
+# CUTLASS TF32 GEMM (s1688gemm, no 16-bit input) 8 times beside FP32 ffma convolutions; figures made up here.
+TF32_CONV = ("sm80_xmma_fprop_implicit_gemm_indexed_wo_smem_tf32f32_tf32f32_f32_nhwckrsc_nhwc_tilesize128x32x16_stage1"
+             "_warpsize4x1x1_g1_tensor16x8x8_aligna4_alignc8_execute_kernel__5x_cudnn")
+TF32_GEMM = "void cutlass::Kernel2<cutlass_80_tensorop_s1688gemm_64x64_32x6_nn_align4>(Params)"
+FP32_CONV = "sm80_xmma_fprop_implicit_gemm_f32f32_f32f32_f32_nchwkcrs_nchw_tilesize32x32x8_stage3_g1_ffma_aligna4"
+
+
+def resnet_profile(profiler="torch.profiler (Kineto/CUPTI): device kernels, memcpy and memset, ms per forward"):
+    return {"kind": "kernel_time", "variant": "fp32", "profiler": profiler, "profiled_total_ms": 0.2,
+            "groups": [{"group": "Conv", "time_ms": 0.07, "kernels": [
+                {"name": FP32_CONV, "time_ms": 0.06, "calls": 8}, {"name": TF32_CONV, "time_ms": 0.01, "calls": 1}]},
+                {"group": "GEMM/MatMul", "time_ms": 0.03, "kernels": [{"name": TF32_GEMM, "time_ms": 0.03, "calls": 8}]},
+                {"group": "other", "time_ms": 0.1, "kernels": [{"name": "void cudnn::bn_fw_inf", "time_ms": 0.1,
+                                                                "calls": 19}]}]}
+
+
+def test_an_fp32_profile_with_tf32_kernels_is_noted_with_launches_time_and_share():
+    note = tf32_kernel_note(resnet_profile(), "fp32", "fp32", "224x224, batch 1, eager")
+    # 1 + 8 launches; 0.01 + 0.03 = 0.04 ms of 0.2 ms: 20 %; the GEMM's 0.03 ms is the largest
+    assert note.startswith("fp32 at 224x224, batch 1, eager: 9 kernel launches per profiled forward ran TF32 "
+                           f"tensor-core math by their names (0.04 ms per forward, 20% of the kernel time; largest: "
+                           f"{TF32_GEMM}), while variant 'fp32' is declared fp32")
+    assert note.endswith("these figures are not full-FP32 arithmetic")
+
+
+@pytest.mark.parametrize("case, kernel, precision", [
+    ("declared fp16", resnet_profile(), "fp16"),
+    ("a CPU profile", resnet_profile(profiler=CPU_PROFILER), "fp32"),
+    ("FP32 kernels only", {**resnet_profile(), "groups": [{"group": "Conv", "time_ms": 0.06, "kernels": [
+        {"name": FP32_CONV, "time_ms": 0.06, "calls": 8}]}]}, "fp32"),
+    ("3xTF32 keeps FP32 accuracy", {**resnet_profile(), "groups": [{"group": "GEMM/MatMul", "time_ms": 0.02,
+                                    "kernels": [{"name": "cutlass_80_tensorop_s1688gemm_3xtf32_64x64", "time_ms": 0.02,
+                                                 "calls": 2}]}]}, "fp32"),
+])
+def test_no_tf32_note_where_nothing_claims_fp32_that_ran_tf32(case, kernel, precision):
+    assert tf32_kernel_note(kernel, "v", precision, "224x224, batch 1, eager") is None, case
+
+
+def test_note_tf32_adds_each_fp32_cells_note_to_the_record_and_logs_it():
+    notes, logged = [], []
+    run = SimpleNamespace(plan=SimpleNamespace(precision={"fp32": "fp32", "half": "fp16"}.get),
+                          settings={"batch": 4}, sink=SimpleNamespace(add_notes=notes.extend),
+                          progress=SimpleNamespace(log=logged.append))
+    latency = {"kind": "latency", "variant": "fp32"}
+    note_tf32(run, Cell("compile", "320x320", "fp32"), [latency, {**resnet_profile(), "batch": 4}])
+    note_tf32(run, Cell("eager", "320x320", "half"), [latency, {**resnet_profile(), "variant": "half"}])
+    assert len(notes) == 1 and notes == logged
+    assert notes[0].startswith("fp32 at 320x320, batch 4, compile: 9 kernel launches per profiled forward")

@@ -184,3 +184,13 @@ def test_a_resumed_record_another_process_extended_meanwhile_is_not_overwritten(
     other.add({**latency, "batch": 8})  # the writer that wrote last goes on
     assert len(load_record(path).results) == len(tiny_record.results) + 2
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cpu.json"]  # the lock file removed again
+
+
+def test_notes_are_added_to_the_provenance_once(tiny_record, tmp_path):
+    path = tmp_path / "cpu.json"
+    shutil.copyfile(tiny_record.path, path)
+    before = list(tiny_record.provenance.get("notes") or [])
+    record = RunRecord(path, "cpu.json", job_id="cpu", family="tiny", provenance=tiny_record.provenance, resume=True)
+    record.add_notes(["fp32 at 64x96: a note"])
+    record.add_notes(["fp32 at 64x96: a note", before[0]] if before else ["fp32 at 64x96: a note"])
+    assert load_record(path).provenance["notes"] == [*before, "fp32 at 64x96: a note"]

@@ -58,13 +58,13 @@ def test_a_profile_regrouped_from_the_same_input_is_one_line_in_every_format_and
     assert [line for line in lines if not line.startswith("  finding ")][1:-1] == [
         "toy", f"  regrouped: {words} [{RECORDS}/prof-a.json:{groups_line}]"]
     assert lines[-1].startswith("0 figures beyond their spread, 0 verdict changes; 0 within spread, 0 new, 0 removed, "
-                                "1 unchanged, 1 regrouped (kernel-time profile read again from the same input), ")
+                                "1 unchanged, 1 regrouped (kernel-time profile grouped by other rules), ")
     report = run_diff(DiffOptions("HEAD~1", "HEAD", root=repo))
     assert [exit_code(report, fail_on) for fail_on in ("beyond-spread", "verdict", "never")] == [0, 0, 0]
     assert [change.verdict for change in report.families[0].figures] == ["unchanged"]  # the latency alone
 
     markdown = run_cli("diff", "HEAD~1", "HEAD", "--root", repo, "--format", "md").out.splitlines()
-    at = markdown.index("Regrouped (same input, other kernel groups; not compared):")
+    at = markdown.index("Regrouped (other kernel groups; the groups concerned not compared):")
     assert markdown[at + 2] == "- toy: " + words.replace(" -> ", " → ")
 
     data = json.loads(run_cli("diff", "HEAD~1", "HEAD", "--root", repo, "--format", "json").out)

@@ -46,7 +46,7 @@ from dataclasses import dataclass, field, replace
 from ...records.kinds import Kind, group_times_ms
 from .compile_rule import FAILED, FIXED_COUNT, TIME_LIMIT, CompilationRule
 from .context import CellFailure, ImageSet, RunContext, RunInputs, RunOptions, select_device
-from .latency_stage import measure_ready, prepare_group
+from .latency_stage import measure_ready, note_tf32, prepare_group
 from .model import build_model
 from .progress import LineProgress
 from .spec import Cell
@@ -91,6 +91,9 @@ class MemorySink:
 
     def set_wall_time(self, seconds: float) -> None:
         pass
+
+    def add_notes(self, notes: list[str]) -> None:
+        pass  # compile_group notes the merged result of every compilation in the record itself
 
 
 @dataclass(frozen=True)
@@ -148,6 +151,7 @@ def compile_group(run: RunContext, shape: str, names: list[str]) -> None:
             medians = [entry["median_ms"] for entry in results[0]["compilations"]]
             results[0]["compilation_rule"] = rule.record(medians, stopped)
         run.sink.add(*results)
+        note_tf32(run, Cell("compile", shape, name), results)
         if results[0]["kind"] == Kind.NOT_MEASURED and any(outcomes[name].failed for outcomes in per_compilation):
             run.failures.append(CellFailure(Cell("compile", shape, name), results[0]["reason"]))
 

@@ -129,6 +129,9 @@ class ResultSink(Protocol):
     def set_wall_time(self, seconds: float) -> None:
         """Add this invocation's wall time (s) to the record's provenance."""
 
+    def add_notes(self, notes: list[str]) -> None:
+        """Add ``notes`` the record's provenance does not hold yet."""
+
     def note_failures(self, failures: list["CellFailure"]) -> None:
         """Keep the cells of this invocation whose measurement raised (their
         ``not_measured`` results are already added), for the command to report."""

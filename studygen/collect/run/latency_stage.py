@@ -39,7 +39,7 @@ from ...records.kinds import Kind
 from .compiled import (compile_settings, compiled_forward, cuda_graph_report, cudagraph_skips, forward_call,
                        uses_cuda_graphs)
 from .context import CellFailure, RunContext, Variant
-from .profiling import Profile, fp8_evidence, kernel_time_result, profile_forwards
+from .profiling import Profile, fp8_evidence, kernel_time_result, profile_forwards, tf32_kernel_note
 from .spec import Cell
 from .timing import Summary, Timer, host_per_forward, pinned_to_cores, summarize, time_interleaved
 
@@ -211,6 +211,7 @@ def measure_ready(run: RunContext, mode: str, shape: str, ready: dict[str, "Read
             run.progress.advance(task)
             results = cell_results(run, Cell(mode, shape, name), prepared, summary, timer, profile, pinned_cores=cores)
             run.sink.add(*results)
+            note_tf32(run, Cell(mode, shape, name), results)
             kernel = results[-1]
             run.progress.log(f"{name} {mode} {shape}: median {summary.median_ms:.3f} ms (CV "
                              f"{summary.distribution['cv'] * 100:.2f} %, repeat medians "
@@ -318,6 +319,21 @@ def cell_results(run: RunContext, cell: Cell, prepared: ReadyCall, summary: Summ
     kernel = {"kind": Kind.KERNEL_TIME, "variant": cell.variant, "shape": cell.shape, "batch": settings["batch"],
               "backend": "pytorch", "mode": cell.mode, **kernel_time_result(profile, run.plan.kernel_rules)}
     return [latency, kernel]
+
+
+def note_tf32(run: RunContext, cell: Cell, results: list[dict]) -> None:
+    """Add to the record's provenance notes, and log, what
+    :func:`~studygen.collect.run.profiling.tf32_kernel_note` says of the
+    ``kernel_time`` result among ``results`` (a cell's)."""
+    precision = run.plan.precision(cell.variant)  # the study's: a compile-only run's parent builds no variant
+    for result in results:
+        if result["kind"] != Kind.KERNEL_TIME:
+            continue
+        where = f"{cell.shape}, batch {result.get('batch', run.settings['batch'])}, {cell.mode}"
+        note = tf32_kernel_note(result, cell.variant, precision, where)
+        if note:
+            run.sink.add_notes([note])
+            run.progress.log(note)
 
 
 def fp8_checked(cell: Cell, latency: dict, profile: Profile, settings: dict) -> dict:

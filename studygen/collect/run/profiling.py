@@ -43,7 +43,9 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from ...records.profile_spread import CPU_PROFILER, profile_spread_reason
+from ..inputs import significant
 from ..kernel_groups import KernelGroupRules, KernelItem, group_times, groups_for_record
+from ..tf32 import is_tf32_kernel
 
 
 @dataclass
@@ -271,3 +273,43 @@ def fp8_evidence(profile: Profile, gemm_pattern: str, fake_pattern: str) -> dict
             companions.append(entry)
     return {"kernels": kernels, "fake_quant_kernels": fake_calls, "fake_quant_ms": round(fake_ms, 6),
             "gemm_kernel_pattern": gemm_pattern, "scaled_mm_companion_kernels": companions}
+
+
+def tf32_kernel_note(kernel: dict, variant: str, precision: str, where: str) -> str | None:
+    """One line for the record's provenance notes when a variant declared
+    ``fp32`` ran kernels whose names say TF32 tensor-core math
+    (:func:`~studygen.collect.tf32.is_tf32_kernel`, the test ``collect
+    torch-profile`` applies to a trace); None for another precision, a CPU
+    profile or none such.
+
+    ``kernel``: a ``kernel_time`` result of ``collect run`` (its groups' kernel
+    lists: ``name``, ``time_ms`` per forward, ``calls`` per forward); ``where``
+    names the cell (``224x224, batch 1, eager``). The note gives the launches
+    per forward, their ms per forward and share of ``profiled_total_ms`` (3
+    significant digits) and the largest. The lists hold each group's 20
+    largest kernels, so the count is a lower bound, as the names are.
+
+    Why: an fp32 ResNet timed on an H100 ran its first convolution and 8 GEMMs
+    of cuDNN's as TF32 (19 % of its kernel time) while the record said only
+    that fp32 convolutions "may" use TF32; the figures read as full FP32."""
+    if precision.lower() != "fp32" or kernel.get("profiler") == CPU_PROFILER:
+        return None
+    tf32: dict[str, float] = {}
+    launches = 0
+    for group in kernel.get("groups", []):
+        for entry in group.get("kernels", []):
+            if is_tf32_kernel(entry["name"]):
+                tf32[entry["name"]] = tf32.get(entry["name"], 0.0) + entry["time_ms"]
+                launches += entry.get("calls") or 0
+    if not tf32:
+        return None
+    spent = sum(tf32.values())
+    total = kernel.get("profiled_total_ms") or 0.0
+    share = f", {spent / total:.0%} of the kernel time" if total else ""  # a profile of no time has no share
+    largest = max(tf32, key=lambda name: (tf32[name], name))
+    count = f"{launches} kernel launches" if launches else f"{len(tf32)} kernels"
+    return (f"{variant} at {where}: {count} per profiled forward ran TF32 tensor-core math by their names "
+            f"({significant(spent, 3):g} ms per forward{share}; largest: {largest}), while variant {variant!r} is "
+            "declared fp32: PyTorch lets cuDNN convolutions use TF32 by default on Ampere and newer GPUs "
+            "(torch.backends.cudnn.allow_tf32), and matmuls where torch.backends.cuda.matmul.allow_tf32 is set; "
+            "these figures are not full-FP32 arithmetic")

@@ -120,6 +120,16 @@ class RunRecord:
         ``not_measured`` results already in the record) for the command to report."""
         self.failed_cells.extend(failures)
 
+    def add_notes(self, notes: list[str]) -> None:
+        """Append to ``provenance.notes`` each of ``notes`` it does not hold yet
+        and write the record (a resumed run that measures a cell again adds no copy)."""
+        provenance = dict(self.data["provenance"])
+        new = [note for note in notes if note not in (provenance.get("notes") or [])]
+        if not new:
+            return
+        provenance["notes"] = [*(provenance.get("notes") or []), *new]
+        self._write(self._candidate(provenance=provenance))
+
     def set_wall_time(self, seconds: float) -> None:
         """Add this invocation's wall time (s) to ``provenance.run_wall_s`` and write the record;
         a record that holds no result yet is not written (a failed first step leaves no file)."""
