@@ -303,8 +303,12 @@ def test_replace_takes_a_rerun_under_a_new_file_name_in_place_of_the_first_run(t
     rerun = _rerun_of(log, "rerun-driver-580.log")
     replaced = _collect(run_cli, tmp_path, "--log", rerun, "--shape", "28x28", "--replace", "driver 580")
     assert replaced.exit_code == 0, replaced.err
-    assert "note: replaced 6 result(s) read from trt10.16_build-and-run.log: driver 580" in replaced.out
+    # the first log's note (its shape taken from --shape) goes with its results; the rerun's own takes its place
+    assert ("note: replaced 6 result(s) read from trt10.16_build-and-run.log and 1 provenance note(s) about them: "
+            "driver 580") in replaced.out
     record = json.loads((tmp_path / "m" / "demo" / "h100.json").read_text())
+    shape_notes = [note for note in record["provenance"]["notes"] if "taken from --shape" in note]
+    assert shape_notes == ["rerun-driver-580.log run 1 (line 1): shape 28x28 taken from --shape: the input states none"]
     assert [(r["kind"], r["source_locator"].split(":")[0]) for r in record["results"]] == \
         [("engine_layers", LAYER_INFO.name)] + [("latency", rerun.name)] * 5 + [("plan_size", rerun.name)]
     gpu_compute = next(r for r in record["results"] if r.get("timing") == "gpu_compute")
