@@ -219,7 +219,7 @@ def _batch_findings(study, path: tuple, text: str, readme: str | None, printed: 
                 and not states_no_result(said, hypothetical=True))
         if unread[bounds]:
             continue
-        subject, about = _rows_named(study, rows, said)
+        subject, about = rows_named(study, rows, said)
         if not about or any(row.batch == batch for row in about):
             continue
         if readme is not None and printed.setdefault(f"batch {batch}", f"batch {batch}" in readme.lower()) is False:
@@ -237,6 +237,13 @@ def _batch_findings(study, path: tuple, text: str, readme: str | None, printed: 
     return found
 
 
+def unread_clause(said: str) -> bool:
+    """Whether the clause ``said`` denies, defers, cites or asks, so that it
+    states no result of this study whatever figure it prints (:func:`_unread`
+    without its test for a timing result): SG225 reads kernel-time shares by it."""
+    return bool(ELSEWHERE.search(said) or SOURCE_RE.search(said)) or states_no_result(said, hypothetical=True)
+
+
 def _unread(said: str, in_title: bool) -> bool:
     """Whether the clause ``said`` states no result of this study: it denies, defers or cites one, or (outside the
     title) states no timing result or one only as a question or condition."""
@@ -244,7 +251,7 @@ def _unread(said: str, in_title: bool) -> bool:
         not states_result(said) or states_no_result(said, hypothetical=True))
 
 
-def _rows_named(study, rows: list, said: str) -> tuple[str, list]:
+def rows_named(study, rows: list, said: str) -> tuple[str, list]:
     """``(subject, rows)``: the GPUs, then the variants or precisions, the clause ``said`` names, as written and
     joined ("the GTX 1070, fp16"), and the ``rows`` of them (each kind named narrows them); ("", rows) where it
     names neither. A name no row has gives no rows."""

@@ -1,0 +1,161 @@
+"""SG225 kernel-time share not given: a share of kernel time in the study file's prose ("GEMMs take 54%
+of the step's kernel time") that no profile the sentence is about gives.
+
+A share printed without its two operands ("54%", where "0.1741 of 0.3883 ms,
+45%" prints them) is left alone by SG103, which derives a figure only from
+figures in its own sentence; the README's kernel-time table prints each
+group's time and one total row per profile, so a reader checks it by hand.
+Here each percentage followed by "of" and, within its clause, words for a
+profile's time (:data:`_KERNEL_WHOLE`: "kernel time", "the profiled step",
+"GPU time", "the trace", "the total"), with no figure of a unit between
+them (that is an operand, SG103's and SG212's to read), is a share claim.
+It is about:
+
+- the kernel group the sentence names (a group name of the study's kernel-time
+  rows as whole words, any case; the nearest before the percentage, else the
+  nearest after it): a sentence naming none is not read;
+- the profiles of the runs the sentence names (their GPU model, variant or
+  precision, as SG224 reads a clause: :func:`~.sg224_unmeasured_gpu.rows_named`,
+  or their job id), every kernel-time profile where it names none; only those
+  that have the named group.
+
+Its share in a profile is the group's time over the profile's total
+(``profiled_total_ms``), in %. The percentage holds when one of those
+profiles' shares rounds or is cut to it at its printed decimals; after a
+hedge (:data:`_HEDGE`: "about", "around", "roughly", "nearly", "~") when one
+lies within one unit of its last printed digit; after a bound (:data:`_AT_LEAST`,
+:data:`_AT_MOST`: "over", "more than", "under", "less than") when one lies on
+its side. A percentage no profile gives is an SG225 error at its line, naming
+each profile's share. A clause that denies, defers, cites or supposes
+(as SG224 reads it: :func:`~.sg224_unmeasured_gpu.unread_clause`), and a
+percentage the README does not print, are not read.
+
+Case (a new user's trial, session 26): "On the MI300X, GEMM and conv kernels
+take 54% of the step's kernel time." passed check where the profile gives
+0.17413 of 0.388344 ms, 44.8 %; "On the A100, elementwise kernels take 26%
+of the kernel time." passed where that trace gives 16.0 %.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..findings import Finding
+from ..numbers import format_number
+from ..patterns import lazy_compile
+from ..records.kinds import Kind
+from ..records.load import yaml_text_line
+from ..study.placeholders import claim_strings
+from .prose_figures import decimals_of, printed_as, sentence_bounds
+from .sg222_misquoted_figures import names_in
+from .sg224_unmeasured_gpu import clause_bounds, rows_named, unread_clause
+
+CODE = "SG225"
+# a percentage and the "of" after it: group 1 the figure, group 2 the words that may bound it before
+_SHARE = lazy_compile(r"(?:\b(about|around|roughly|nearly|almost|approximately|some|over|more\s+than|above|"
+                      r"at\s+least|under|less\s+than|below|at\s+most|up\s+to)\s+|~\s*)?"
+                      r"(?<![\w.])(\d{1,3}(?:\.\d+)?)\s?%\s+of\s+", re.IGNORECASE)
+# what names a profile's whole time after "N% of": the share is of a kernel-time profile's total
+_KERNEL_WHOLE = lazy_compile(r"\b(?:kernel[\s-]time|kernel\s+total|gpu\s+(?:kernel\s+)?time|profiled\s+"
+                             r"(?:total|time|step|iteration)|(?:profiled\s+)?steps?\b|trace\b|total\b)", re.IGNORECASE)
+# a figure with a unit between the percentage and that whole: its operand is printed (SG103 and SG212 read it)
+_FIGURE = lazy_compile(r"\d\s*(?:ms|µs|μs|us|s)\b", re.IGNORECASE)
+_REACH = 60  # characters from "of" to the words naming the whole, within the clause
+_HEDGE = ("about", "around", "roughly", "nearly", "almost", "approximately", "some", "~")
+_AT_LEAST = ("over", "more than", "above", "at least")
+_AT_MOST = ("under", "less than", "below", "at most", "up to")
+_HINT = ("quote the share the profile gives (the group's time over its profiled total), name the run it is of, "
+         "or print its two figures beside it")
+
+
+def profile_shares(study) -> list[tuple[object, dict[str, float]]]:
+    """``(total row, {group: share in %})`` of each kernel-time profile of
+    ``study`` with a positive profiled total, in row order; each group's share
+    is its time over that total x 100."""
+    profiles: dict[int, dict] = {}
+    for row in study.rows:
+        if row.kind == Kind.KERNEL_TIME and row.value is not None and row.group:
+            profiles.setdefault(id(row.result), {})[row.group] = row
+    found = []
+    for groups in profiles.values():
+        total = groups.pop("total", None)
+        if total is not None and total.value > 0:
+            found.append((total, {group: 100.0 * row.value / total.value for group, row in groups.items()}))
+    return found
+
+
+def holds(text: str, bound: str, share: float) -> bool:
+    """Whether ``share`` (%) gives the percentage printed as ``text`` after
+    the words ``bound`` (lower case, '' for none; see the module docstring)."""
+    decimals = decimals_of(text)
+    unit, value = 10.0 ** -decimals, float(text)
+    if bound in _AT_LEAST:
+        return share >= value - unit / 2
+    if bound in _AT_MOST:
+        return share <= value + unit / 2
+    if bound in _HEDGE:
+        return abs(share - value) <= unit * (1 + 1e-9)
+    return text in printed_as(share, decimals)
+
+
+def _named_group(sentence: str, offset: int, groups: set[str]) -> str | None:
+    """The group of ``groups`` named in ``sentence`` nearest before ``offset``, else nearest after it; None for
+    none. A longer name found at the same place wins ("GEMM and conv" over "GEMM")."""
+    found = []
+    for group in groups:
+        for match in re.finditer(rf"(?<![\w-]){re.escape(group)}(?![\w-])", sentence, re.IGNORECASE):
+            found.append((match.start() > offset, abs(offset - match.start()), -len(group), group))
+    return min(found)[3] if found else None
+
+
+def check(context) -> list[Finding]:
+    """SG225 findings of kernel-time shares in the study file's prose (see the module docstring)."""
+    study = context.study
+    profiles = None
+    readme, findings = context.rendered_readme, []
+    for path, text in claim_strings(study.spec):
+        for match in _SHARE.finditer(text):
+            begin, end = clause_bounds(text, match.start(2))
+            whole = _KERNEL_WHOLE.search(text, match.end(), min(end, match.end() + _REACH))
+            if whole is None or _FIGURE.search(text, match.end(), whole.start()):
+                continue
+            if profiles is None:
+                profiles = profile_shares(study)
+            if not profiles or unread_clause(text[begin:end]):
+                continue
+            number = match.group(2)
+            if readme is not None and f"{number}%" not in readme and f"{number} %" not in readme:
+                continue  # a field the README does not print
+            s_begin, s_end = sentence_bounds(text, match.start(2))
+            sentence = text[s_begin:s_end]
+            group = _named_group(sentence, match.start(2) - s_begin, {g for _, shares in profiles for g in shares})
+            if group is None:
+                continue
+            named, about = _profiles_named(study, profiles, sentence)
+            shares = [(total, share[group]) for total, share in about if group in share]
+            bound = re.sub(r"\s+", " ", (match.group(1) or ("~" if match.group(0).startswith("~") else "")).lower())
+            if not shares or any(holds(number, bound, share) for _, share in shares):
+                continue
+            pointer = "/" + "/".join(map(str, path))
+            listed = "; ".join(f"{format_number(share, 1)}% in job {total.job_id} ({total.variant}"
+                               f"{', ' + total.gpu if total.gpu else ''})" for total, share in shares)
+            written = f"{match.group(1) + ' ' if match.group(1) else ''}{number}%"
+            findings.append(Finding(
+                CODE, f"{pointer} gives {group} {written} of the kernel time, which no profile {'it names ' if named else ''}"
+                f"gives: {listed}", study.rel(study.study_path), line=yaml_text_line(study.spec_text, path, match.start(2)),
+                pointer=pointer, key=f"{pointer} {group} {number}%", hint=_HINT))
+    return findings
+
+
+def _profiles_named(study, profiles: list, sentence: str) -> tuple[bool, list]:
+    """``(named, profiles)``: the ``profiles`` of the runs ``sentence`` names, by job id, else by GPU model,
+    variant or precision (:func:`~.sg224_unmeasured_gpu.rows_named`), ``named`` True; all of them, ``named``
+    False, where it names none."""
+    by_job = [p for p in profiles if names_in(sentence, {p[0].job_id.lower()})]
+    if by_job:
+        return True, by_job
+    subject, rows = rows_named(study, [total for total, _ in profiles], sentence)
+    if not subject:
+        return False, profiles
+    kept = {id(row) for row in rows}
+    return True, [p for p in profiles if id(p[0]) in kept]

@@ -1,0 +1,88 @@
+"""SG225: a share of kernel time written in the study file's prose without its two figures, held to the profiles
+of the runs and group its sentence names (a new user's trial, session 26: "On the MI300X, GEMM and conv kernels
+take 54% of the step's kernel time." passed where that profile gives 44.8 %)."""
+
+from __future__ import annotations
+
+from studygen.checks import CheckContext, sg225_kernel_shares
+from studygen.findings import ERROR
+
+from .studies import collected_provenance, kernel_time, load, record, spec
+
+TEMPLATE = "{{ generated_note }}\n\n# {{ study.title }}\n\n{{ study.description }}\n\n{{ study.spec.decision.summary }}\n"
+
+# Two profiles of one variant on two GPUs, shares worked out by hand:
+# L40S: GEMM 3.0 of 4.0 ms = 75 %, softmax 0.6 = 15 %, copy 0.4 = 10 %
+# A10: GEMM 2.2 of 5.5 ms = 40 %, softmax 2.2 = 40 %, copy 1.1 = 20 %
+PROFILES = (("l40s-run", "NVIDIA L40S", {"GEMM": 3.0, "softmax": 0.6, "copy": 0.4}, 4.0),
+            ("a10-run", "NVIDIA A10", {"GEMM": 2.2, "softmax": 2.2, "copy": 1.1}, 5.5))
+
+
+def findings(tmp_path, summary, template=TEMPLATE):
+    records = [record(job, [kernel_time("fp16", groups, total=total)], collected_provenance(gpu=gpu))
+               for job, gpu, groups, total in PROFILES]
+    study = load(tmp_path, records=records, template=template,
+                 study=spec(decision={"shipped": False, "summary": summary}))
+    return sg225_kernel_shares.check(CheckContext(study))
+
+
+def test_a_share_the_named_profile_does_not_give_is_an_error_naming_its_share(tmp_path):
+    (finding,) = findings(tmp_path, "On the A10, GEMM kernels take 75% of the kernel time.")
+    assert (finding.code, finding.severity, finding.pointer, finding.file) == (
+        "SG225", ERROR, "/decision/summary", "families/toy/study.yaml")
+    assert finding.message == ("/decision/summary gives GEMM 75% of the kernel time, which no profile it names gives: "
+                               "40.0% in job a10-run (fp16, NVIDIA A10)")
+    assert finding.key == "/decision/summary GEMM 75%"
+
+
+def test_the_share_the_named_profile_gives_passes_rounded_or_cut(tmp_path):
+    assert findings(tmp_path, "On the L40S, GEMM kernels take 75% of the kernel time.") == []
+    assert findings(tmp_path / "b", "On the A10, copy kernels take 20.0% of the profiled total.") == []
+
+
+def test_a_sentence_naming_no_run_passes_when_any_profile_gives_it(tmp_path):
+    # 15 % is the L40S's softmax share; 40 % the A10's; 25 % is neither's
+    assert findings(tmp_path, "Softmax takes 15% of the kernel time.") == []
+    (finding,) = findings(tmp_path / "b", "Softmax takes 25% of the kernel time.")
+    assert finding.message == ("/decision/summary gives softmax 25% of the kernel time, which no profile gives: "
+                               "40.0% in job a10-run (fp16, NVIDIA A10); 15.0% in job l40s-run (fp16, NVIDIA L40S)")
+
+
+def test_a_share_by_job_id_reads_that_profile_only(tmp_path):
+    (finding,) = findings(tmp_path, "In job l40s-run softmax takes 40% of the kernel time.")
+    assert "15.0% in job l40s-run" in finding.message and "a10-run" not in finding.message
+
+
+def test_hedges_and_bounds(tmp_path):
+    # A10 copy: 20 %. "about 21%" lies one unit off, "about 22%" two; "over 19%" and "under 21%" hold, "over 21%" not
+    assert findings(tmp_path, "On the A10, copy takes about 21% of the kernel time.") == []
+    assert findings(tmp_path / "b", "On the A10, copy takes over 19% and GEMM under 41% of the total.") == []
+    assert [f.key for f in findings(tmp_path / "c", "On the A10, copy takes about 22% of the kernel time.")] == [
+        "/decision/summary copy 22%"]
+    assert [f.key for f in findings(tmp_path / "d", "On the A10, copy takes more than 21% of the kernel time.")] == [
+        "/decision/summary copy 21%"]
+
+
+def test_what_is_not_read(tmp_path):
+    summaries = [
+        "On the A10, GEMM takes 1.1 ms, 75% of the 5.5 ms of kernel time.",  # operands printed: SG103's to read
+        "On the A10, 75% of the kernel time is in kernels of no group.",  # no group named
+        "On the A10, GEMM does not take 75% of the kernel time.",  # denied
+        "On the A10, GEMM takes 75% of the images.",  # a share of something else
+        "On the A10, GEMM would take 75% of the kernel time after the next driver, we plan to see.",  # planned
+    ]
+    for index, summary in enumerate(summaries):
+        assert findings(tmp_path / str(index), summary) == [], summary
+
+
+def test_a_field_the_readme_does_not_print_is_not_read(tmp_path):
+    template = "{{ generated_note }}\n\n# {{ study.title }}\n"
+    assert findings(tmp_path, "On the A10, GEMM kernels take 75% of the kernel time.", template=template) == []
+
+
+def test_the_longer_group_name_at_one_place_wins(tmp_path):
+    profiles = [record("r", [kernel_time("fp16", {"GEMM": 1.0, "GEMM epilogue": 3.0}, total=4.0)],
+                       collected_provenance(gpu="NVIDIA L40S"))]
+    study = load(tmp_path, records=profiles, template=TEMPLATE,
+                 study=spec(decision={"shipped": False, "summary": "GEMM epilogue kernels take 75% of the step."}))
+    assert sg225_kernel_shares.check(CheckContext(study)) == []
