@@ -125,7 +125,7 @@ def measured_models(study) -> set[str] | None:
             if measured_without_gpu(record.provenance):
                 continue
             return None
-        found |= _model_words(gpu)
+        found |= model_words(gpu)
     return found
 
 
@@ -259,7 +259,7 @@ def rows_named(study, rows: list, said: str) -> tuple[str, list]:
     gpus = [m.group(1) for m in GPU_MODEL.finditer(said)]
     if gpus:
         words.append("the " + " and the ".join(gpus))
-        about = [row for row in about if row.gpu and any(is_measured(model_key(g), _model_words(row.gpu)) for g in gpus)]
+        about = [row for row in about if row.gpu and any(is_measured(model_key(g), model_words(row.gpu)) for g in gpus)]
     variants = {row.variant for row in rows
                 if names_in(said, {name.lower() for name in (row.variant, str(study.variant_label(row.variant))) if name})}
     precisions = {m.group(1).lower() for m in PRECISION.finditer(said)}
@@ -269,7 +269,7 @@ def rows_named(study, rows: list, said: str) -> tuple[str, list]:
     return ", ".join(words), about
 
 
-def _model_words(gpu: str) -> set[str]:
+def model_words(gpu: str) -> set[str]:
     """One GPU's words as :func:`measured_models` keys them (each word and each two neighbours joined)."""
     words = [model_key(word) for word in re.split(r"[\s-]+", gpu) if word]
     return set(words) | {a + b for a, b in zip(words, words[1:])}

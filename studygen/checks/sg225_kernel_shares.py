@@ -30,10 +30,25 @@ each profile's share. A clause that denies, defers, cites or supposes
 (as SG224 reads it: :func:`~.sg224_unmeasured_gpu.unread_clause`), and a
 percentage the README does not print, are not read.
 
+A multiple of one group's time between two runs, written without their
+times ("attention on the MI300X takes 2.5x the H100's", "doubles", "three
+times as long"; :data:`_MULTIPLE`), is read the same way: the sentence names
+two GPU models, else two variants (then at most one GPU, which narrows both),
+and a kernel group, else the runs' kernel time as a whole (the profiles'
+totals); it holds when the group's time in a profile of one side over its
+time in one of the other, of the same span (:func:`~studygen.records.profile_spread.kernel_span`:
+a whole trace's total is no step's), either way round, gives the figure at
+its printed decimals (one unit after a hedge), or for a multiple in words
+lies within :data:`WORD_TOLERANCE` of it (twice that after a hedge). A
+sentence that prints a time is left to SG103, which reads a ratio against
+its own figures.
+
 Case (a new user's trial, session 26): "On the MI300X, GEMM and conv kernels
 take 54% of the step's kernel time." passed check where the profile gives
 0.17413 of 0.388344 ms, 44.8 %; "On the A100, elementwise kernels take 26%
-of the kernel time." passed where that trace gives 16.0 %.
+of the kernel time." passed where that trace gives 16.0 %; "The MI300X doubles
+the H100's elementwise time." passed where the two steps give 0.047652 against
+0.027807 ms, 1.71x.
 """
 
 from __future__ import annotations
@@ -48,7 +63,8 @@ from ..records.load import yaml_text_line
 from ..study.placeholders import claim_strings
 from .prose_figures import decimals_of, printed_as, sentence_bounds
 from .sg222_misquoted_figures import names_in
-from .sg224_unmeasured_gpu import clause_bounds, rows_named, unread_clause
+from ..records.profile_spread import kernel_span
+from .sg224_unmeasured_gpu import GPU_MODEL, clause_bounds, is_measured, model_key, model_words, rows_named, unread_clause
 
 CODE = "SG225"
 # a percentage and the "of" after it: group 1 the figure, group 2 the words that may bound it before
@@ -59,7 +75,8 @@ _SHARE = lazy_compile(r"(?:\b(about|around|roughly|nearly|almost|approximately|s
 _KERNEL_WHOLE = lazy_compile(r"\b(?:kernel[\s-]time|kernel\s+total|gpu\s+(?:kernel\s+)?time|profiled\s+"
                              r"(?:total|time|step|iteration)|(?:profiled\s+)?steps?\b|trace\b|total\b)", re.IGNORECASE)
 # a figure with a unit between the percentage and that whole: its operand is printed (SG103 and SG212 read it)
-_FIGURE = lazy_compile(r"\d\s*(?:ms|µs|μs|us|s)\b", re.IGNORECASE)
+# (a figure stands alone: "L40S" holds none)
+_FIGURE = lazy_compile(r"(?<![\w.])\d+(?:\.\d+)?\s*(?:ms|µs|μs|us|s)\b", re.IGNORECASE)
 _REACH = 60  # characters from "of" to the words naming the whole, within the clause
 _HEDGE = ("about", "around", "roughly", "nearly", "almost", "approximately", "some", "~")
 _AT_LEAST = ("over", "more than", "above", "at least")
@@ -68,20 +85,24 @@ _HINT = ("quote the share the profile gives (the group's time over its profiled 
          "or print its two figures beside it")
 
 
-def profile_shares(study) -> list[tuple[object, dict[str, float]]]:
-    """``(total row, {group: share in %})`` of each kernel-time profile of
-    ``study`` with a positive profiled total, in row order; each group's share
-    is its time over that total x 100."""
+def profile_times(study) -> list[tuple[object, dict[str, float]]]:
+    """``(total row, {group: time in ms})`` of each kernel-time profile of
+    ``study`` with a positive profiled total, in row order; the groups hold
+    ``total`` too."""
     profiles: dict[int, dict] = {}
     for row in study.rows:
         if row.kind == Kind.KERNEL_TIME and row.value is not None and row.group:
             profiles.setdefault(id(row.result), {})[row.group] = row
-    found = []
-    for groups in profiles.values():
-        total = groups.pop("total", None)
-        if total is not None and total.value > 0:
-            found.append((total, {group: 100.0 * row.value / total.value for group, row in groups.items()}))
-    return found
+    return [(groups["total"], {group: float(row.value) for group, row in groups.items()})
+            for groups in profiles.values() if "total" in groups and groups["total"].value > 0]
+
+
+def profile_shares(study) -> list[tuple[object, dict[str, float]]]:
+    """``(total row, {group: share in %})`` of each kernel-time profile of
+    ``study`` (:func:`profile_times`); each group's share is its time over
+    the profile's total x 100."""
+    return [(total, {group: 100.0 * time / times["total"] for group, time in times.items() if group != "total"})
+            for total, times in profile_times(study)]
 
 
 def holds(text: str, bound: str, share: float) -> bool:
@@ -109,11 +130,17 @@ def _named_group(sentence: str, offset: int, groups: set[str]) -> str | None:
 
 
 def check(context) -> list[Finding]:
-    """SG225 findings of kernel-time shares in the study file's prose (see the module docstring)."""
+    """SG225 findings of kernel-time shares and multiples in the study file's prose (see the module docstring)."""
     study = context.study
-    profiles = None
+    profiles = times = None
     readme, findings = context.rendered_readme, []
     for path, text in claim_strings(study.spec):
+        for match in _MULTIPLE.finditer(text):
+            if times is None:
+                times = profile_times(study)
+            finding = _multiple_finding(study, path, text, match, times, readme) if times else None
+            if finding is not None:
+                findings.append(finding)
         for match in _SHARE.finditer(text):
             begin, end = clause_bounds(text, match.start(2))
             whole = _KERNEL_WHOLE.search(text, match.end(), min(end, match.end() + _REACH))
@@ -159,3 +186,86 @@ def _profiles_named(study, profiles: list, sentence: str) -> tuple[bool, list]:
         return False, profiles
     kept = {id(row) for row in rows}
     return True, [p for p in profiles if id(p[0]) in kept]
+
+
+# A multiple: "2.5x", "3 times", "twice", "doubles", "half"; group 1 a hedge before it, 2 a figure, 3 a word
+_MULTIPLE = lazy_compile(
+    r"(?:\b(about|around|roughly|nearly|almost|approximately|some)\s+|~\s*)?(?:(?<![\w.])(\d+(?:\.\d+)?)\s?"
+    r"(?:x|×|times)(?![\w-])(?!\s*\d)|\b(twice|doubles?|doubled|doubling|triples?|tripled|half|halves|halved|"
+    r"(?:two|three|four|five|ten)\s+times)\b)", re.IGNORECASE)
+_WORD_MULTIPLES = {"twice": 2.0, "double": 2.0, "doubles": 2.0, "doubled": 2.0, "doubling": 2.0, "triple": 3.0,
+                   "triples": 3.0, "tripled": 3.0, "half": 0.5, "halves": 0.5, "halved": 0.5, "two times": 2.0,
+                   "three times": 3.0, "four times": 4.0, "five times": 5.0, "ten times": 10.0}
+# how far a multiple in words may lie from the ratio it states ("doubles" of 1.9x to 2.1x); after a hedge, twice that
+WORD_TOLERANCE = 0.1
+# the profile's whole time, where a multiple names no group ("the MI300X's kernel time is 1.3x the H100's")
+_TOTAL_WORDS = lazy_compile(r"\b(?:kernel[\s-]time|total|profiled\s+(?:step|time))\b", re.IGNORECASE)
+
+
+def _sides(study, times: list, sentence: str) -> tuple[list[str], list[list]] | None:
+    """``(names, [profiles of the first, of the second])``: the two GPU models the sentence names, else its two
+    variants (narrowed to the one GPU it names, if any), each with the profiles of ``times`` that are of it; None
+    where it names neither two GPUs nor two variants."""
+    gpus = list(dict.fromkeys(m.group(1) for m in GPU_MODEL.finditer(sentence)))
+    if len({model_key(g) for g in gpus}) == 2:
+        return gpus, [[p for p in times if p[0].gpu and is_measured(model_key(g), model_words(p[0].gpu))]
+                      for g in gpus]
+    variants = [name for name in study.variants
+                if names_in(sentence, {n.lower() for n in (name, str(study.variant_label(name))) if n})]
+    if len(variants) != 2:
+        return None
+    if len(gpus) == 1:
+        times = [p for p in times if p[0].gpu and is_measured(model_key(gpus[0]), model_words(p[0].gpu))]
+    return variants, [[p for p in times if p[0].variant == v] for v in variants]
+
+
+def _multiple_holds(match, ratio: float) -> bool:
+    """Whether ``ratio`` (either way round) gives the multiple ``match`` prints (see the module docstring)."""
+    hedged = match.group(1) is not None or match.group(0).startswith("~")
+    for value in (ratio, 1.0 / ratio):
+        if match.group(2) is not None:
+            if holds(match.group(2), "about" if hedged else "", value):
+                return True
+        elif abs(value / _WORD_MULTIPLES[re.sub(r"\s+", " ", match.group(3).lower())] - 1) <= \
+                WORD_TOLERANCE * (2 if hedged else 1) + 1e-9:
+            return True
+    return False
+
+
+def _multiple_finding(study, path: tuple, text: str, match, times: list, readme: str | None) -> Finding | None:
+    """The SG225 finding of the multiple ``match`` in ``text`` (a prose field at ``path``): the sentence names two
+    runs (:func:`_sides`) and a kernel group (or their kernel time as a whole), prints no time of its own (that is
+    SG103's to read) and states a result; the multiple holds when the ratio of the group's time between any
+    profile of one side and any of the other, of one span, gives it either way round. None where it holds or is
+    not read."""
+    s_begin, s_end = sentence_bounds(text, match.start())
+    sentence = text[s_begin:s_end]
+    begin, end = clause_bounds(text, match.start())
+    if _FIGURE.search(sentence) or unread_clause(text[begin:end]):
+        return None
+    sides = _sides(study, times, sentence)
+    if sides is None:
+        return None
+    names, (first, second) = sides
+    group = _named_group(sentence, match.start() - s_begin, {g for _, t in times for g in t if g != "total"})
+    if group is None:
+        group = "total" if _TOTAL_WORDS.search(sentence) else None
+    pairs = [(a, b) for a in first for b in second if group in a[1] and group in b[1] and a[1][group] > 0
+             and b[1][group] > 0 and kernel_span(a[0].record, a[0].result) == kernel_span(b[0].record, b[0].result)]
+    if group is None or not pairs or any(_multiple_holds(match, a[1][group] / b[1][group]) for a, b in pairs):
+        return None
+    written = match.group(0).strip()
+    if readme is not None and written not in readme:
+        return None  # a field the README does not print
+    pointer = "/" + "/".join(map(str, path))
+    listed = "; ".join(f"{format_number(a[1][group] / b[1][group], 2)}x (job {a[0].job_id} against {b[0].job_id})"
+                       for a, b in pairs)
+    what = "kernel time" if group == "total" else f"{group} time"
+    return Finding(CODE, f"{pointer} says '{written}' of the {what} of {names[0]} and {names[1]}, which the "
+                   f"profiles give as {listed}", study.rel(study.study_path),
+                   line=yaml_text_line(study.spec_text, path, match.start()), pointer=pointer,
+                   key=f"{pointer} {group} {written}", hint=_MULTIPLE_HINT)
+
+
+_MULTIPLE_HINT = ("quote the ratio of the two profiles' times, or print the two times beside it (lint's derived-figure rule then "
+                  "checks it)")

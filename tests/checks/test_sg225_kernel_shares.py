@@ -86,3 +86,42 @@ def test_the_longer_group_name_at_one_place_wins(tmp_path):
     study = load(tmp_path, records=profiles, template=TEMPLATE,
                  study=spec(decision={"shipped": False, "summary": "GEMM epilogue kernels take 75% of the step."}))
     assert sg225_kernel_shares.check(CheckContext(study)) == []
+
+
+# Multiples between two named runs. Hand ratios, A10 against L40S: GEMM 2.2 / 3.0 = 0.733 (L40S/A10 1.36x),
+# softmax 2.2 / 0.6 = 3.67x, copy 1.1 / 0.4 = 2.75x, total 5.5 / 4.0 = 1.375x.
+
+def test_a_multiple_between_two_named_gpus_that_the_profiles_do_not_give(tmp_path):
+    (finding,) = findings(tmp_path, "Softmax on the A10 takes 2.5x the time it takes on the L40S.")
+    assert (finding.code, finding.pointer) == ("SG225", "/decision/summary")
+    assert finding.message == ("/decision/summary says '2.5x' of the softmax time of A10 and L40S, which the profiles "
+                               "give as 3.67x (job a10-run against l40s-run)")
+    assert finding.key == "/decision/summary softmax 2.5x"
+
+
+def test_a_multiple_the_profiles_give_either_way_round_passes(tmp_path):
+    assert findings(tmp_path, "Softmax on the A10 takes 3.67x the time it takes on the L40S.") == []
+    assert findings(tmp_path / "b", "The L40S spends 3.7 times less in softmax than the A10.") == []
+    assert findings(tmp_path / "c", "The A10's kernel time is 1.375x the L40S's.") == []  # the totals
+
+
+def test_a_multiple_in_words_holds_within_a_tenth(tmp_path):
+    # copy: 2.75x is no doubling (38 % above 2); a tripling 8 % off is within a tenth, "about three
+    # times" allows a fifth; softmax 3.67x is 22 % off three times, beyond even that
+    assert [f.key for f in findings(tmp_path, "The A10 doubles the L40S's copy time.")] == [
+        "/decision/summary copy doubles"]
+    assert findings(tmp_path / "b", "The A10 spends about three times as long in copy kernels as the L40S.") == []
+    assert [f.key for f in findings(tmp_path / "c", "The A10 spends about three times as long in softmax as the L40S.")
+            ] == ["/decision/summary softmax about three times"]
+    assert findings(tmp_path / "d", "The A10 triples the L40S's copy time.") == []  # 2.75x: 8 % off, within a tenth
+
+
+def test_multiples_not_read(tmp_path):
+    summaries = [
+        "Softmax on the A10 takes 2.5x the time on the L40S (2.2 ms against 0.6 ms).",  # times printed: SG103's
+        "Softmax on the A10 takes 2.5x the time.",  # one run named
+        "The A10 takes 2.5x the L40S's time at 800 x 1067.",  # a shape's x is no multiple; no group or total named
+        "Softmax on the A10 would not take 2.5x the L40S's time.",  # denied
+    ]
+    for index, summary in enumerate(summaries):
+        assert findings(tmp_path / str(index), summary) == [], summary
