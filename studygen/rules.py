@@ -121,10 +121,11 @@ RULES: tuple[Rule, ...] = (
     Rule("SG223", ERROR, "kernel times grouped by other rules", "studygen.checks.sg223_stale_grouping",
          "a kernel-time result grouped by other rules than the study file's kernel_groups (a group renamed, a rule "
          "added or reordered since it was collected)"),
-    Rule("SG224", WARNING, "GPU, precision or batch named but not measured", "studygen.checks.sg224_unmeasured_gpu",
-         "the study's title names a GPU model that no record was measured on, or a precision or batch that none "
-         "measured, or its other prose states a result (a time, a ratio, faster or slower) on or at one; also a batch "
-         "that none of the runs a clause names was measured at"),
+    Rule("SG224", WARNING, "GPU, precision, batch or shape named but not measured",
+         "studygen.checks.sg224_unmeasured_gpu",
+         "the study's title names a GPU model that no record was measured on, or a precision, batch or shape that "
+         "none measured, or its other prose states a result (a time, an AP, a ratio, faster or slower) on or at one; "
+         "also a batch or shape that none of the runs a clause names was measured at"),
     Rule("SG225", ERROR, "kernel-time share or multiple not given", "studygen.checks.sg225_kernel_shares",
          "a share of kernel time (\"GEMMs take 54% of the step\") or a multiple of a group's time between two runs "
          "(\"doubles the H100's\") in the study file's prose, without its figures, that the profiles of the runs "
