@@ -105,10 +105,10 @@ _MODULE_WORDS = re.compile(r"^(?:JETSON|AGX)")
 # published or reported (the other sources a clause cites: lint.unstated.SOURCE_RE)
 ELSEWHERE = lazy_compile(
     r"\b(?:not|no|never|without|later|next|future|plans?|planned|published|reported)\b|n't\b", re.IGNORECASE)
-# What states a result of a clause beside its GPU: a ratio ("1.4x", "2×"; not a shape's "1333 x 800") or a speed
-# comparative; a time is a figure with a unit (prose_figures.quoted_figures)
+# What states a result of a clause beside its GPU: a ratio ("1.4x", "2×"; not a shape's "1333 x 800"), a percentage
+# ("64% of its kernel time") or a speed comparative; a time is a figure with a unit (prose_figures.quoted_figures)
 RESULT_WORDS = lazy_compile(
-    r"(?<![\w.])\d+(?:\.\d+)?\s?[x×](?![\w-])(?!\s?\d)|\b(?:faster|slower|quicker|speed-?ups?|slow-?downs?|outperform(?:s|ed)?)\b",
+    r"(?<![\w.])\d+(?:\.\d+)?\s?(?:[x×](?![\w-])(?!\s?\d)|%)|\b(?:faster|slower|quicker|speed-?ups?|slow-?downs?|outperform(?:s|ed)?)\b",
     re.IGNORECASE)
 # Where a clause ends inside a sentence: a colon before a space ("Not shipped: on the A100 ..."), not one in "10:30"
 _CLAUSE_END = re.compile(r":(?=\s)")
@@ -351,8 +351,8 @@ def _colons(text: str) -> list[int]:
 
 def states_result(clause: str) -> bool:
     """Whether ``clause`` states a result: a time (a figure in ms or µs), an
-    AP (``AP 0.5806``, ``0.58 AP``, AP points) or a plan size in MiB, a ratio
-    or a speed comparative (:data:`RESULT_WORDS`). Case (a new user's trial,
+    AP (``AP 0.5806``, ``0.58 AP``, AP points) or a plan size in MiB, a ratio,
+    a percentage or a speed comparative (:data:`RESULT_WORDS`). Case (a new user's trial,
     session 26): "The fp16 run reaches AP 0.5806." passed in a study of fp32
     and bf16 runs, an AP being no timing. A size in GB or MB is not read: a
     GPU's memory is written so ("H100 80GB")."""

@@ -349,3 +349,7 @@ def test_a_shapes_x_is_no_ratio(tmp_path):
     assert not sg224_unmeasured_gpu.states_result("inputs resized to 1333 x 800 on the A100")
     assert sg224_unmeasured_gpu.states_result("the A100 is 1.4x the H100")
     assert findings(tmp_path, summary="On the A100 inputs are resized to 1333 x 800.") == []
+    # a share is a result too: the shape beside it is read (it was, before, only by its x read as a ratio)
+    assert sg224_unmeasured_gpu.states_result("the 512 x 512 trace spends 64% of its kernel time in GEMMs")
+    assert [f.key for f in shape_findings(tmp_path / "share", "The 512 x 512 H100 run spends 64% in GEMMs.")] == [
+        "/decision/summary 512 x 512"]
