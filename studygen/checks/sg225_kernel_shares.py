@@ -41,14 +41,18 @@ a whole trace's total is no step's), either way round, gives the figure at
 its printed decimals (one unit after a hedge), or for a multiple in words
 lies within :data:`WORD_TOLERANCE` of it (twice that after a hedge). A
 sentence that prints a time is left to SG103, which reads a ratio against
-its own figures.
+its own figures. A difference of the two runs' times written as the one time
+of the sentence ("0.05 ms less", "about 20 µs slower"; :data:`_DIFFERENCE`)
+is read the same way, held to the difference of the two profiles' times at
+its printed decimals in its unit (one unit after a hedge).
 
 Case (a new user's trial, session 26): "On the MI300X, GEMM and conv kernels
 take 54% of the step's kernel time." passed check where the profile gives
 0.17413 of 0.388344 ms, 44.8 %; "On the A100, elementwise kernels take 26%
 of the kernel time." passed where that trace gives 16.0 %; "The MI300X doubles
 the H100's elementwise time." passed where the two steps give 0.047652 against
-0.027807 ms, 1.71x.
+0.027807 ms, 1.71x; "The MI300X spends 0.05 ms less per step in GEMM and conv
+kernels than the H100." passed where the steps differ by 0.0235 ms.
 """
 
 from __future__ import annotations
@@ -141,6 +145,12 @@ def check(context) -> list[Finding]:
             finding = _multiple_finding(study, path, text, match, times, readme) if times else None
             if finding is not None:
                 findings.append(finding)
+        for match in _DIFFERENCE.finditer(text):
+            if times is None:
+                times = profile_times(study)
+            finding = _multiple_finding(study, path, text, match, times, readme, difference=True) if times else None
+            if finding is not None:
+                findings.append(finding)
         for match in _SHARE.finditer(text):
             begin, end = clause_bounds(text, match.start(2))
             whole = _KERNEL_WHOLE.search(text, match.end(), min(end, match.end() + _REACH))
@@ -196,6 +206,11 @@ _MULTIPLE = lazy_compile(
 _WORD_MULTIPLES = {"twice": 2.0, "double": 2.0, "doubles": 2.0, "doubled": 2.0, "doubling": 2.0, "triple": 3.0,
                    "triples": 3.0, "tripled": 3.0, "half": 0.5, "halves": 0.5, "halved": 0.5, "two times": 2.0,
                    "three times": 3.0, "four times": 4.0, "five times": 5.0, "ten times": 10.0}
+# A difference of two runs' times: "0.05 ms less", "about 20 µs slower"; group 1 a hedge, 2 the figure, 3 its unit
+_DIFFERENCE = lazy_compile(
+    r"(?:\b(about|around|roughly|nearly|almost|approximately|some)\s+|~\s*)?(?<![\w.])(\d+(?:\.\d+)?)\s?"
+    r"(ms|µs|μs|us)\s+(?:less|more|faster|slower|longer|shorter|lower|higher)\b", re.IGNORECASE)
+_PER_MS = {"ms": 1.0, "µs": 1000.0, "μs": 1000.0, "us": 1000.0}  # the factor from the rows' ms to a unit
 # how far a multiple in words may lie from the ratio it states ("doubles" of 1.9x to 2.1x); after a hedge, twice that
 WORD_TOLERANCE = 0.1
 # the profile's whole time, where a multiple names no group ("the MI300X's kernel time is 1.3x the H100's")
@@ -219,6 +234,13 @@ def _sides(study, times: list, sentence: str) -> tuple[list[str], list[list]] | 
     return variants, [[p for p in times if p[0].variant == v] for v in variants]
 
 
+def _difference_holds(match, gap_ms: float) -> bool:
+    """Whether ``gap_ms`` (a difference of two profiles' times, either way round) gives the difference ``match``
+    (:data:`_DIFFERENCE`) prints, at its decimals in its unit (one unit of its last digit after a hedge)."""
+    hedged = match.group(1) is not None or match.group(0).startswith("~")
+    return holds(match.group(2), "about" if hedged else "", abs(gap_ms) * _PER_MS[match.group(3).lower()])
+
+
 def _multiple_holds(match, ratio: float) -> bool:
     """Whether ``ratio`` (either way round) gives the multiple ``match`` prints (see the module docstring)."""
     hedged = match.group(1) is not None or match.group(0).startswith("~")
@@ -232,7 +254,8 @@ def _multiple_holds(match, ratio: float) -> bool:
     return False
 
 
-def _multiple_finding(study, path: tuple, text: str, match, times: list, readme: str | None) -> Finding | None:
+def _multiple_finding(study, path: tuple, text: str, match, times: list, readme: str | None,
+                      difference: bool = False) -> Finding | None:
     """The SG225 finding of the multiple ``match`` in ``text`` (a prose field at ``path``): the sentence names two
     runs (:func:`_sides`) and a kernel group (or their kernel time as a whole), prints no time of its own (that is
     SG103's to read) and states a result; the multiple holds when the ratio of the group's time between any
@@ -241,7 +264,9 @@ def _multiple_finding(study, path: tuple, text: str, match, times: list, readme:
     s_begin, s_end = sentence_bounds(text, match.start())
     sentence = text[s_begin:s_end]
     begin, end = clause_bounds(text, match.start())
-    if _FIGURE.search(sentence) or unread_clause(text[begin:end]):
+    # a multiple: no time printed; a difference: none but its own
+    printed = [m for m in _FIGURE.finditer(sentence) if not difference or m.start() != match.start(2) - s_begin]
+    if printed or unread_clause(text[begin:end]):
         return None
     sides = _sides(study, times, sentence)
     if sides is None:
@@ -252,14 +277,21 @@ def _multiple_finding(study, path: tuple, text: str, match, times: list, readme:
         group = "total" if _TOTAL_WORDS.search(sentence) else None
     pairs = [(a, b) for a in first for b in second if group in a[1] and group in b[1] and a[1][group] > 0
              and b[1][group] > 0 and kernel_span(a[0].record, a[0].result) == kernel_span(b[0].record, b[0].result)]
-    if group is None or not pairs or any(_multiple_holds(match, a[1][group] / b[1][group]) for a, b in pairs):
+    if group is None or not pairs or any(
+            _difference_holds(match, a[1][group] - b[1][group]) if difference
+            else _multiple_holds(match, a[1][group] / b[1][group]) for a, b in pairs):
         return None
     written = match.group(0).strip()
     if readme is not None and written not in readme:
         return None  # a field the README does not print
     pointer = "/" + "/".join(map(str, path))
-    listed = "; ".join(f"{format_number(a[1][group] / b[1][group], 2)}x (job {a[0].job_id} against {b[0].job_id})"
-                       for a, b in pairs)
+    if difference:
+        factor = _PER_MS[match.group(3).lower()]
+        listed = "; ".join(f"{format_number(abs(a[1][group] - b[1][group]) * factor, decimals_of(match.group(2)) + 1)} "
+                           f"{match.group(3)} (job {a[0].job_id} against {b[0].job_id})" for a, b in pairs)
+    else:
+        listed = "; ".join(f"{format_number(a[1][group] / b[1][group], 2)}x (job {a[0].job_id} against {b[0].job_id})"
+                           for a, b in pairs)
     what = "kernel time" if group == "total" else f"{group} time"
     return Finding(CODE, f"{pointer} says '{written}' of the {what} of {names[0]} and {names[1]}, which the "
                    f"profiles give as {listed}", study.rel(study.study_path),

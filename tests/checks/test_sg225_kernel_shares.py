@@ -125,3 +125,22 @@ def test_multiples_not_read(tmp_path):
     ]
     for index, summary in enumerate(summaries):
         assert findings(tmp_path / str(index), summary) == [], summary
+
+
+# Differences between two named runs, by hand: GEMM 3.0 - 2.2 = 0.8 ms, softmax 2.2 - 0.6 = 1.6 ms (A10 slower)
+
+def test_a_difference_between_two_named_gpus_that_the_profiles_do_not_give(tmp_path):
+    (finding,) = findings(tmp_path, "The A10 spends 0.5 ms less in GEMM kernels than the L40S.")
+    assert finding.message == ("/decision/summary says '0.5 ms less' of the GEMM time of A10 and L40S, which the "
+                               "profiles give as 0.80 ms (job a10-run against l40s-run)")
+    assert finding.key == "/decision/summary GEMM 0.5 ms less"
+
+
+def test_a_difference_the_profiles_give_in_any_unit_passes(tmp_path):
+    assert findings(tmp_path, "The A10 spends 0.8 ms less in GEMM kernels than the L40S.") == []
+    assert findings(tmp_path / "b", "Softmax on the A10 is 1600 µs slower than on the L40S.") == []
+    assert findings(tmp_path / "c", "Softmax on the A10 is about 1.5 ms slower than on the L40S.") == []  # a hedge
+    assert [f.key for f in findings(tmp_path / "d", "Softmax on the A10 is 1.5 ms slower than on the L40S.")] == [
+        "/decision/summary softmax 1.5 ms slower"]
+    # a second time printed beside it: the two figures are lint's to read, not the profiles'
+    assert findings(tmp_path / "e", "Softmax on the A10 is 1.5 ms slower than the L40S's 0.6 ms.") == []
