@@ -117,7 +117,8 @@ RULES: tuple[Rule, ...] = (
          "two jobs holding a timing of one run: the same input by its sha256, or the same figures to every digit"),
     Rule("SG222", ERROR, "misquoted figure", "studygen.checks.sg222_misquoted_figures",
          "a figure in the study file's prose (ms, MiB, AP) that no measured figure gives at its printed digits "
-         "but one gives with one digit changed or two swapped"),
+         "but one gives with one digit changed or two swapped; a difference of two variants' AP in points that "
+         "their records do not give"),
     Rule("SG223", ERROR, "kernel times grouped by other rules", "studygen.checks.sg223_stale_grouping",
          "a kernel-time result grouped by other rules than the study file's kernel_groups (a group renamed, a rule "
          "added or reordered since it was collected)"),
@@ -126,10 +127,11 @@ RULES: tuple[Rule, ...] = (
          "the study's title names a GPU model that no record was measured on, or a precision, batch or shape that "
          "none measured, or its other prose states a result (a time, an AP, a ratio, faster or slower) on or at one; "
          "also a batch or shape that none of the runs a clause names was measured at"),
-    Rule("SG225", ERROR, "kernel-time share, multiple or difference not given", "studygen.checks.sg225_kernel_shares",
+    Rule("SG225", ERROR, "kernel-time share, multiple or difference not given",
+         "studygen.checks.sg225_kernel_shares",
          "a share of kernel time (\"GEMMs take 54% of the step\") or a multiple or difference of a group's time "
-         "between two runs (\"doubles the H100's\", \"0.05 ms less\") in the study file's prose, without its figures, that the profiles of the runs "
-         "and group its sentence names do not give"),
+         "between two runs (\"doubles the H100's\", \"0.05 ms less\") in the study file's prose, without its "
+         "figures, that the profiles of the runs and group its sentence names do not give"),
 )
 
 BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}

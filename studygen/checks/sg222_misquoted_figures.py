@@ -47,6 +47,9 @@ digits drawn at random near their latencies lies one digit from a row's
 figure 4 to 16 % of the time (more rows, more often): the sentence's names
 are what keep another source's figure about other rows from being reported.
 
+A difference of two variants' AP in points ("AP drops by 5.4 points from
+fp32 to bf16") is held to their records by :mod:`.prose_ap_deltas`.
+
 Case (a new user's trial): the decision summary of a study of public trtexec
 logs said the RTX 3090 ran at "0.03395 ms" where both of its records hold
 0.0439453 ms (printed 0.04395); ``lint`` and ``check`` reported nothing.
@@ -63,7 +66,8 @@ from ..numbers import format_number
 from ..records.jsonpos import pointer_from_path
 from ..records.load import yaml_text_line
 from ..render.labels import gpu_label, shape_label
-from .prose_figures import ap_factor, decimals_of, matches, printed_as, quotations, quoted_figures
+from .prose_ap_deltas import check as ap_delta_findings
+from .prose_figures import ap_factor, decimals_of, matches, names_in, printed_as, quotations, quoted_figures
 
 CODE = "SG222"
 MEASURED_UNITS = ("ms", "MiB", "AP", "points")  # the row units a quoted figure is read against
@@ -212,12 +216,6 @@ def row_names(study, row) -> frozenset[str]:
     return frozenset(str(name).lower() for name in names if name)
 
 
-def names_in(sentence: str, names) -> bool:
-    """True when ``sentence`` holds one of ``names`` (lower case) as whole words."""
-    folded = sentence.lower()
-    return any(re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", folded) for name in names if name in folded)
-
-
 # what a misquote near a measured figure did to its digits, as the finding says it (digit_slip)
 ONE_DIGIT, SWAPPED = "one digit away", "two digits swapped"
 
@@ -338,7 +336,7 @@ def check(context) -> list[Finding]:
     study = context.study
     quoted = quotations(study.spec)
     if not quoted:  # most study files quote no figure: the records are not read
-        return []
+        return ap_delta_findings(context)
     measured, readme, findings = measured_figures(study), context.rendered_readme, []
     for path, start, number, unit, sentence in quoted:
         if readme is not None and number not in readme:
@@ -350,4 +348,4 @@ def check(context) -> list[Finding]:
             findings.append(_finding(study, path, start, number, unit, [
                 (digit_slip(number, printed), f"{printed} {unit} ({figure.where})")
                 for printed, figure in zip(shown, near)], len(near)))
-    return findings
+    return findings + ap_delta_findings(context)

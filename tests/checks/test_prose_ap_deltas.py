@@ -1,0 +1,52 @@
+"""SG222 of a difference in AP points between two variants written in the study file's prose (a new user's
+trial, session 26: "AP drops by 5.4 points from fp32 to bf16 (0.6560 to 0.5806)." passed where the records give
+0.656038 and 0.580591, 7.54 points). Figures made up, differences by hand below."""
+
+from __future__ import annotations
+
+from studygen.checks import CheckContext, prose_ap_deltas, sg222_misquoted_figures
+
+from .studies import coco_ap, load, record, spec
+
+# fp32 AP 0.4625, AP50 0.7010; fp16 AP 0.4411, AP50 0.7002: AP 2.14 points apart, AP50 0.08; fp16 APs undefined
+RESULTS = [coco_ap("fp32", 0.4625), coco_ap("fp32", 0.7010, statistic="AP50"), coco_ap("fp16", 0.4411),
+           coco_ap("fp16", 0.7002, statistic="AP50"), coco_ap("fp16", -1.0, statistic="APs"),
+           coco_ap("fp32", 0.25, statistic="APs")]
+
+
+def findings(tmp_path, summary: str, module=prose_ap_deltas):
+    study = load(tmp_path, records=[record("job", RESULTS)], study=spec(decision={"shipped": False, "summary": summary}))
+    return module.check(CheckContext(study))
+
+
+def test_a_difference_the_two_variants_do_not_give_is_reported(tmp_path):
+    (finding,) = findings(tmp_path, "AP drops by 5.4 points from fp32 to fp16.")
+    assert (finding.code, finding.pointer, finding.key) == ("SG222", "/decision/summary", "/decision/summary AP 5.4 points")
+    assert finding.message == ("/decision/summary gives fp32 and fp16 AP 5.4 points apart, which their records do not: "
+                               "2.14 points (0.4625 against 0.4411 on val-8)")
+
+
+def test_differences_the_records_give_pass(tmp_path):
+    passing = ["AP drops by 2.14 points from fp32 to fp16.", "fp16 loses 2.1 AP points against fp32.",
+               "fp16 loses about 3 points of AP against fp32.",  # a hedge: one unit
+               "AP50 moves by 0.08 points between fp32 and fp16.",  # the statistic named
+               "fp16 is 2.14 points below fp32 in AP while its APs is undefined."]
+    for index, summary in enumerate(passing):
+        assert findings(tmp_path / str(index), summary) == [], summary
+
+
+def test_what_is_not_read(tmp_path):
+    not_read = ["fp16 loses 5 points.",  # one variant
+                "FP8 would lose 5 points against fp32 and fp16.",  # three variants, and a supposition
+                "fp16 does not lose 5 points against fp32.",  # denied
+                "fp32 and fp16 differ by 5 points in APs.",  # fp16's APs is undefined: no pair
+                "fp32 and fp16 differ by 5 points in AP and AP50."]  # two statistics
+    for index, summary in enumerate(not_read):
+        assert findings(tmp_path / str(index), summary) == [], summary
+    assert [f.key for f in findings(tmp_path / "hedged", "fp16 loses about 4 points of AP against fp32.")] == [
+        "/decision/summary AP 4 points"]  # 2.14 is two units off
+
+
+def test_sg222_reports_it_with_no_other_figure_quoted(tmp_path):
+    assert [f.key for f in findings(tmp_path, "fp16 loses 5 points of AP against fp32.", sg222_misquoted_figures)] == [
+        "/decision/summary AP 5 points"]
