@@ -46,13 +46,21 @@ of the sentence ("0.05 ms less", "about 20 µs slower"; :data:`_DIFFERENCE`)
 is read the same way, held to the difference of the two profiles' times at
 its printed decimals in its unit (one unit after a hedge).
 
+A best-of over every group said of one GPU model ("the H100 is the fastest
+GPU in every kernel group", "slowest in all groups": :data:`_EVERY_GROUP`)
+is held to each named group (``other`` aside) of its profiles against those of
+the other GPUs of the same variant and span: every group where another GPU
+spends less time (more, for "slowest") is named.
+
 Case (a new user's trial, session 26): "On the MI300X, GEMM and conv kernels
 take 54% of the step's kernel time." passed check where the profile gives
 0.17413 of 0.388344 ms, 44.8 %; "On the A100, elementwise kernels take 26%
 of the kernel time." passed where that trace gives 16.0 %; "The MI300X doubles
 the H100's elementwise time." passed where the two steps give 0.047652 against
 0.027807 ms, 1.71x; "The MI300X spends 0.05 ms less per step in GEMM and conv
-kernels than the H100." passed where the steps differ by 0.0235 ms.
+kernels than the H100." passed where the steps differ by 0.0235 ms; "The H100
+is the fastest GPU in every kernel group." passed where the MI300X's GEMMs take
+0.17413 ms against the H100's 0.197598.
 """
 
 from __future__ import annotations
@@ -143,6 +151,12 @@ def check(context) -> list[Finding]:
             if times is None:
                 times = profile_times(study)
             finding = _multiple_finding(study, path, text, match, times, readme) if times else None
+            if finding is not None:
+                findings.append(finding)
+        for match in _EVERY_GROUP.finditer(text):
+            if times is None:
+                times = profile_times(study)
+            finding = _best_finding(study, path, text, match, times, readme) if times else None
             if finding is not None:
                 findings.append(finding)
         for match in _DIFFERENCE.finditer(text):
@@ -301,3 +315,50 @@ def _multiple_finding(study, path: tuple, text: str, match, times: list, readme:
 
 _MULTIPLE_HINT = ("quote the ratio of the two profiles' times, or print the two times beside it (lint's derived-figure rule then "
                   "checks it)")
+
+
+# A best-of over every kernel group: "the H100 is the fastest GPU in every kernel group", "slowest in all groups";
+# group 1 the superlative
+_EVERY_GROUP = lazy_compile(r"\b(fastest|quickest|slowest)\b[^.;:]{0,60}?\b(?:in|across|for)\s+(?:every|each|all)"
+                            r"(?:\s+(?:of\s+)?the)?\s+(?:kernel[\s-])?groups?\b", re.IGNORECASE)
+
+
+def _best_finding(study, path: tuple, text: str, match, times: list, readme: str | None) -> Finding | None:
+    """The SG225 finding of a best-of over every kernel group (:data:`_EVERY_GROUP`) said of the one GPU model its
+    sentence names: each group where a profile of another GPU, of the same span and variant, spends less time
+    (more, for "slowest") than every profile of the named one. None where it holds, names no one GPU, or is not
+    read (a denial, a citation, a field the README does not print)."""
+    s_begin, s_end = sentence_bounds(text, match.start())
+    sentence = text[s_begin:s_end]
+    begin, end = clause_bounds(text, match.start())
+    gpus = list(dict.fromkeys(model_key(m.group(1)) for m in GPU_MODEL.finditer(sentence)))
+    if len(gpus) != 1 or unread_clause(text[begin:end]):
+        return None
+    named = [p for p in times if p[0].gpu and is_measured(gpus[0], model_words(p[0].gpu))]
+    others = [p for p in times if p not in named]
+    slowest = match.group(1).lower() == "slowest"
+    beaten = []
+    for profile in named:
+        span = kernel_span(profile[0].record, profile[0].result)
+        for group, time in profile[1].items():
+            if group in ("total", "other"):
+                continue  # a group of kernels no rule named is no group a reader compares
+            for rival in others:
+                theirs = rival[1].get(group)
+                if theirs is None or rival[0].variant != profile[0].variant or \
+                        kernel_span(rival[0].record, rival[0].result) != span:
+                    continue
+                if (theirs > time) if slowest else (theirs < time):
+                    beaten.append((group, time, theirs, rival[0]))
+    if not named or not beaten:
+        return None
+    written = match.group(0)
+    if readme is not None and match.group(1) not in readme:
+        return None  # a field the README does not print
+    pointer = "/" + "/".join(map(str, path))
+    listed = "; ".join(f"{group}: {format_number(time)} ms against {format_number(theirs)} ms on {rival.gpu} "
+                       f"(job {rival.job_id})" for group, time, theirs, rival in beaten)
+    return Finding(CODE, f"{pointer} says '{written}', which the profiles do not give: {listed}",
+                   study.rel(study.study_path), line=yaml_text_line(study.spec_text, path, match.start()),
+                   pointer=pointer, key=f"{pointer} {match.group(1).lower()} every group",
+                   hint="name the groups where it holds, or say where another GPU is faster")

@@ -144,3 +144,30 @@ def test_a_difference_the_profiles_give_in_any_unit_passes(tmp_path):
         "/decision/summary softmax 1.5 ms slower"]
     # a second time printed beside it: the two figures are lint's to read, not the profiles'
     assert findings(tmp_path / "e", "Softmax on the A10 is 1.5 ms slower than the L40S's 0.6 ms.") == []
+
+
+# A best-of over every group. L40S against A10: GEMM 3.0 against 2.2 (the A10 faster), softmax 0.6 against 2.2 and
+# copy 0.4 against 1.1 (the L40S faster)
+
+def test_a_best_of_every_group_that_another_gpu_beats_is_reported(tmp_path):
+    (finding,) = findings(tmp_path, "The L40S is the fastest GPU in every kernel group.")
+    assert finding.message == ("/decision/summary says 'fastest GPU in every kernel group', which the profiles do not "
+                               "give: GEMM: 3.0 ms against 2.2 ms on NVIDIA A10 (job a10-run)")
+    assert finding.key == "/decision/summary fastest every group"
+    (slow,) = findings(tmp_path / "b", "The A10 is the slowest across all groups.")
+    assert "GEMM: 2.2 ms against 3.0 ms on NVIDIA L40S" in slow.message
+
+
+def test_a_best_of_that_holds_or_is_not_read_passes(tmp_path):
+    profiles = [record("l40s-run", [kernel_time("fp16", {"GEMM": 1.0, "softmax": 0.6, "other": 9.0}, total=10.6)],
+                       collected_provenance(gpu="NVIDIA L40S")),
+                record("a10-run", [kernel_time("fp16", {"GEMM": 2.2, "softmax": 2.2, "other": 1.1}, total=5.5)],
+                       collected_provenance(gpu="NVIDIA A10"))]
+    for index, summary in enumerate(["The L40S is the fastest GPU in every kernel group.",  # 'other' is no group
+                                     "The A10 is the slowest in each group."]):
+        study = load(tmp_path / str(index), records=profiles, template=TEMPLATE,
+                     study=spec(decision={"shipped": False, "summary": summary}))
+        assert sg225_kernel_shares.check(CheckContext(study)) == [], summary
+    for index, summary in enumerate(["The L40S is not the fastest GPU in every kernel group.",  # denied
+                                     "The L40S or the A10 is the fastest in every group."]):  # two GPUs
+        assert findings(tmp_path / f"n{index}", summary) == [], summary
