@@ -147,8 +147,22 @@ def is_measured(key: str, measured: set[str]) -> bool:
 
 
 def measured_precisions(study) -> set[str]:
-    """The precisions (lower case) of the variants that a row with a figure gives: what the study measured."""
-    return {row.precision for row in study.rows if row.precision and row.value is not None}
+    """The precisions (lower case) of the variants that a row with a figure gives: what the study measured; and
+    ``tf32`` where a kernel-time result of an fp32 variant lists a kernel whose name says it ran TF32 tensor-core
+    math (:data:`_TF32_KERNEL`), which PyTorch allows cuDNN by default on Ampere and newer GPUs and collect
+    notes. Case (a new user's trial, session 26): "On the A100, 6 of 79 kernel launches ran TF32 tensor-core
+    math" was warned as a result at a precision no record measured, where the record's own kernels and note
+    say so."""
+    found = {row.precision for row in study.rows if row.precision and row.value is not None}
+    if "tf32" not in found and any(_TF32_KERNEL.search(str(kernel.get("name", "")))
+                                   for row in study.rows if row.precision == "fp32" and row.kind == "kernel_time"
+                                   for group in row.result.get("groups") or () for kernel in group.get("kernels") or ()):
+        found.add("tf32")
+    return found
+
+
+# a kernel name that says it ran TF32 math ("..._tf32f32_tf32f32_f32_..."); a 3xTF32 kernel keeps FP32 accuracy
+_TF32_KERNEL = lazy_compile(r"(?<!3x)tf32", re.IGNORECASE)
 
 
 def _unmeasured(text: str, measured: set[str] | None, precisions: set[str]):

@@ -7,7 +7,7 @@ from __future__ import annotations
 from studygen.checks import CheckContext, sg224_unmeasured_gpu
 from studygen.findings import WARNING
 
-from .studies import collected_provenance, latency, load, record, spec
+from .studies import collected_provenance, kernel_time, latency, load, record, spec
 
 TEMPLATE = "{{ generated_note }}\n\n# {{ study.title }}\n\n{{ study.description }}\n\n{{ study.spec.decision.summary }}\n"
 
@@ -353,3 +353,17 @@ def test_a_shapes_x_is_no_ratio(tmp_path):
     assert sg224_unmeasured_gpu.states_result("the 512 x 512 trace spends 64% of its kernel time in GEMMs")
     assert [f.key for f in shape_findings(tmp_path / "share", "The 512 x 512 H100 run spends 64% in GEMMs.")] == [
         "/decision/summary 512 x 512"]
+
+
+def test_tf32_is_measured_where_an_fp32_profile_lists_tf32_kernels(tmp_path):
+    # collect notes such kernels (PyTorch lets cuDNN run TF32 under fp32 by default); a 3xTF32 kernel is FP32 math
+    def tf32_findings(root, kernel: str):
+        profile = kernel_time("fp32", {"conv": 1.0}, total=1.0)
+        profile["groups"][0]["kernels"] = [{"name": kernel, "time_ms": 1.0}]
+        study = load(root, records=[record("job0", [profile])], template=TEMPLATE,
+                     study=spec(decision={"shipped": False, "summary": "On the H200, 1.0 ms of kernels ran TF32."}))
+        return [f.key for f in sg224_unmeasured_gpu.check(CheckContext(study)) if f.pointer != "/title"]
+
+    assert tf32_findings(tmp_path / "a", "sm80_xmma_fprop_implicit_gemm_tf32f32_tf32f32_f32_nhwc") == []
+    assert tf32_findings(tmp_path / "b", "cutlass_tensorop_3xtf32_gemm") == ["/decision/summary TF32"]
+    assert tf32_findings(tmp_path / "c", "ampere_sgemm_32x32_sliced1x4_tn") == ["/decision/summary TF32"]
