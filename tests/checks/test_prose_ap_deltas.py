@@ -50,3 +50,27 @@ def test_what_is_not_read(tmp_path):
 def test_sg222_reports_it_with_no_other_figure_quoted(tmp_path):
     assert [f.key for f in findings(tmp_path, "fp16 loses 5 points of AP against fp32.", sg222_misquoted_figures)] == [
         "/decision/summary AP 5 points"]
+
+
+def test_hedges_a_zero_ap_and_the_default_statistic(tmp_path):
+    """From the mutation run's survivors: 2.14 points is printed 2.1 (rounded or cut), so '2.2 points' is reported
+    and 'about 2.2' or '~2.2' (one unit) is not; an AP of 0 is a figure (APm 0.0 against 0.10: 10 points); a
+    sentence naming no statistic is of AP; the finding's line and hint."""
+    (finding,) = findings(tmp_path / "a", "fp16 falls 2.2 points below fp32.")
+    assert finding.message == ("/decision/summary gives fp32 and fp16 AP 2.2 points apart, which their records do "
+                               "not: 2.14 points (0.4625 against 0.4411 on val-8)")
+    study_lines = (tmp_path / "a" / "families" / "toy" / "study.yaml").read_text().splitlines()
+    assert "2.2 points" in study_lines[finding.line - 1]
+    assert finding.hint.startswith("quote the difference the two variants' records give")
+    assert findings(tmp_path / "b", "fp16 falls about 2.2 points below fp32.") == []
+    assert findings(tmp_path / "c", "fp16 falls ~2.2 points below fp32.") == []
+    zero = RESULTS + [coco_ap("fp32", 0.0, statistic="APm"), coco_ap("fp16", 0.10, statistic="APm")]
+    study = load(tmp_path / "d", records=[record("job", zero)],
+                 study=spec(decision={"shipped": False, "summary": "fp32 and fp16 differ by 5 points in APm."}))
+    assert [f.key for f in prose_ap_deltas.check(CheckContext(study))] == ["/decision/summary APm 5 points"]
+
+
+def test_a_field_the_readme_does_not_print_is_not_read(tmp_path):
+    study = load(tmp_path, records=[record("job", RESULTS)], template="{{ generated_note }}\n\n# {{ study.title }}\n",
+                 study=spec(decision={"shipped": False, "summary": "fp16 falls 5 points below fp32."}))
+    assert prose_ap_deltas.check(CheckContext(study)) == []

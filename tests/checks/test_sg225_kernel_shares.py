@@ -171,3 +171,43 @@ def test_a_best_of_that_holds_or_is_not_read_passes(tmp_path):
     for index, summary in enumerate(["The L40S is not the fastest GPU in every kernel group.",  # denied
                                      "The L40S or the A10 is the fastest in every group."]):  # two GPUs
         assert findings(tmp_path / f"n{index}", summary) == [], summary
+
+
+def test_decimals_and_hedges_of_a_figure(tmp_path):
+    """From the mutation run's survivors: a hedge's unit is that of the figure's last decimal (about 20.5% is 0.5
+    off the A10's 20 % copy share: five units, where 'about 21%' is one); a hedged multiple allows one unit of its
+    last digit beyond what rounding or cutting gives (GEMM, L40S over A10: 3.0 / 2.2 = 1.3636x, printed 1.36 either
+    way: 'about 1.37x' holds, '1.37x' does not)."""
+    assert [f.key for f in findings(tmp_path / "a", "On the A10, copy takes about 20.5% of the kernel time.")] == [
+        "/decision/summary copy 20.5%"]
+    assert findings(tmp_path / "b", "GEMM on the L40S takes about 1.37x the time it takes on the A10.") == []
+    assert findings(tmp_path / "c", "GEMM on the L40S takes ~1.37x the time it takes on the A10.") == []
+    assert [f.key for f in findings(tmp_path / "d", "GEMM on the L40S takes 1.37x the time it takes on the A10.")
+            ] == ["/decision/summary GEMM 1.37x"]
+
+
+def test_two_variants_on_one_gpu_and_a_profile_without_a_total(tmp_path):
+    """From the mutation run's survivors: sides by variant, narrowed to the one GPU named (fp32 on the L40S takes
+    softmax 1.2 ms, twice fp16's 0.6; on the A10 fp32's 2.2 equals fp16's); a profile with no total has no shares."""
+    records = [record("l40s", [kernel_time("fp16", {"softmax": 0.6}, total=1.0),
+                               kernel_time("fp32", {"softmax": 1.2}, total=2.0, shape="640x640")],
+                      collected_provenance(gpu="NVIDIA L40S")),
+               record("a10", [kernel_time("fp16", {"softmax": 2.2}, total=4.0),
+                              kernel_time("fp32", {"softmax": 2.2}, total=4.0, shape="640x640"),
+                              kernel_time("fp32", {"softmax": 9.9}, shape="320x320")],
+                      collected_provenance(gpu="NVIDIA A10"))]
+
+    def keys(root, summary):
+        study = load(root, records=records, template=TEMPLATE, study=spec(decision={"shipped": False, "summary": summary}))
+        return [f.key for f in sg225_kernel_shares.check(CheckContext(study))]
+
+    assert keys(tmp_path / "a", "On the L40S, fp32 doubles fp16's softmax time.") == []
+    assert keys(tmp_path / "b", "On the A10, fp32 doubles fp16's softmax time.") == ["/decision/summary softmax doubles"]
+    assert keys(tmp_path / "c", "On the A10, softmax takes 60% of the kernel time.") == [
+        "/decision/summary softmax 60%"]  # 2.2 of 4.0, 55 %, in both profiles with a total; 9.9 has none
+
+
+def test_the_words_naming_the_whole_lie_near_the_percentage(tmp_path):
+    summary = ("On the A10, GEMM takes 75% of the images that were sampled from the larger validation pool of "
+               "this study for the kernel time.")
+    assert findings(tmp_path, summary) == []
