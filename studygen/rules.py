@@ -127,11 +127,11 @@ RULES: tuple[Rule, ...] = (
          "the study's title names a GPU model that no record was measured on, or a precision, batch or shape that "
          "none measured, or its other prose states a result (a time, an AP, a ratio, faster or slower) on or at one; "
          "also a batch or shape that none of the runs a clause names was measured at"),
-    Rule("SG225", ERROR, "kernel-time share, multiple, difference or best-of not given",
+    Rule("SG225", ERROR, "kernel-time share, multiple, range or best-of not given",
          "studygen.checks.sg225_kernel_shares",
          "a share of kernel time (\"GEMMs take 54% of the step\"), a multiple or difference of a group's time "
-         "between two runs (\"doubles the H100's\", \"0.05 ms less\") or a best-of over every group (\"fastest in "
-         "every kernel group\") in the study file's prose, without its figures, that the profiles of the runs and "
+         "between two runs (\"doubles the H100's\", \"0.05 ms less\"), a range of kernel times or a best-of over every "
+         "group (\"fastest in every kernel group\") in the study file's prose, without its figures, that the profiles of the runs and "
          "groups its sentence names do not give"),
 )
 

@@ -46,6 +46,13 @@ of the sentence ("0.05 ms less", "about 20 µs slower"; :data:`_DIFFERENCE`)
 is read the same way, held to the difference of the two profiles' times at
 its printed decimals in its unit (one unit after a hedge).
 
+A range of kernel times ("from 0.3072 to 0.3500 ms", "between 0.6 and 2.2
+ms": :data:`_RANGE`) in a sentence saying it is a range, of the group it
+names (the total where it names only kernel time), is held to every profile
+of the runs it names, of the span of the profile an end of it gives: its
+ends must give the least and the largest (:func:`_range_finding`). A range
+neither end of which a profile gives is another source's, not read.
+
 A best-of over every group said of one GPU model ("the H100 is the fastest
 GPU in every kernel group", "slowest in all groups": :data:`_EVERY_GROUP`)
 is held to each named group (``other`` aside) of its profiles against those of
@@ -60,7 +67,8 @@ the H100's elementwise time." passed where the two steps give 0.047652 against
 0.027807 ms, 1.71x; "The MI300X spends 0.05 ms less per step in GEMM and conv
 kernels than the H100." passed where the steps differ by 0.0235 ms; "The H100
 is the fastest GPU in every kernel group." passed where the MI300X's GEMMs take
-0.17413 ms against the H100's 0.197598.
+0.17413 ms against the H100's 0.197598; "Per-step kernel time ranges from 0.3072
+to 0.3500 ms across the GPUs." passed where the MI300X's step totals 0.388344 ms.
 """
 
 from __future__ import annotations
@@ -73,7 +81,7 @@ from ..patterns import lazy_compile
 from ..records.kinds import Kind
 from ..records.load import yaml_text_line
 from ..study.placeholders import claim_strings
-from .prose_figures import decimals_of, printed_as, sentence_bounds
+from .prose_figures import decimals_of, matches, printed_as, sentence_bounds
 from .sg222_misquoted_figures import names_in
 from ..records.profile_spread import kernel_span
 from .sg224_unmeasured_gpu import GPU_MODEL, clause_bounds, is_measured, model_key, model_words, rows_named, unread_clause
@@ -151,6 +159,12 @@ def check(context) -> list[Finding]:
             if times is None:
                 times = profile_times(study)
             finding = _multiple_finding(study, path, text, match, times, readme) if times else None
+            if finding is not None:
+                findings.append(finding)
+        for match in _RANGE.finditer(text):
+            if times is None:
+                times = profile_times(study)
+            finding = _range_finding(study, path, text, match, times, readme) if times else None
             if finding is not None:
                 findings.append(finding)
         for match in _EVERY_GROUP.finditer(text):
@@ -362,3 +376,51 @@ def _best_finding(study, path: tuple, text: str, match, times: list, readme: str
                    study.rel(study.study_path), line=yaml_text_line(study.spec_text, path, match.start()),
                    pointer=pointer, key=f"{pointer} {match.group(1).lower()} every group",
                    hint="name the groups where it holds, or say where another GPU is faster")
+
+
+# A range of times: "from 0.3072 to 0.3883 ms", "between 0.31 and 0.39 ms", "0.3072-0.3883 ms"; groups 1 and 3 the
+# ends, 2 and 4 their units (the first may be left out)
+_RANGE = lazy_compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*(ms|µs|μs|us)?\s*(?:to|and|–|-)\s*(\d+(?:\.\d+)?)\s*"
+                      r"(ms|µs|μs|us)\b", re.IGNORECASE)
+# what says a sentence states a range over runs, not a pair it compares
+_RANGE_WORDS = lazy_compile(r"\b(?:ranges?|ranging|spans?|from|between|varies|vary)\b", re.IGNORECASE)
+
+
+def _range_finding(study, path: tuple, text: str, match, times: list, readme: str | None) -> Finding | None:
+    """The SG225 finding of a range of kernel times (:data:`_RANGE`) that leaves out a profile's figure or reaches
+    past them all: the group the sentence names (its profiles' total where it names none but their kernel time),
+    over the profiles of the runs it names of the span of the profiles an end gives (an end that no profile's
+    figure gives at its digits anchors nothing: a range of no end measured is not read). It holds when its low end
+    gives the least of those figures and its high end the largest, each rounded or cut to its printed decimals."""
+    s_begin, s_end = sentence_bounds(text, match.start())
+    sentence = text[s_begin:s_end]
+    begin, end = clause_bounds(text, match.start())
+    if not _RANGE_WORDS.search(sentence) or unread_clause(text[begin:end]):
+        return None
+    group = _named_group(sentence, match.start() - s_begin, {g for _, t in times for g in t if g != "total"})
+    if group is None:
+        group = "total" if _TOTAL_WORDS.search(sentence) else None
+    if group is None:
+        return None
+    low, high, unit = match.group(1), match.group(3), match.group(4).lower()
+    factor = _PER_MS[unit]
+    _, about = _profiles_named(study, times, sentence)
+    about = [p for p in about if group in p[1]]
+    anchors = {kernel_span(p[0].record, p[0].result) for p in about
+               if matches(low, p[1][group] * factor) or matches(high, p[1][group] * factor)}
+    if len(anchors) != 1:
+        return None
+    span = anchors.pop()
+    values = sorted(p[1][group] for p in about if kernel_span(p[0].record, p[0].result) == span)
+    if len(values) < 2 or (matches(low, values[0] * factor) and matches(high, values[-1] * factor)):
+        return None
+    if readme is not None and high not in readme:
+        return None  # a field the README does not print
+    pointer = "/" + "/".join(map(str, path))
+    what = "kernel time" if group == "total" else f"{group} time"
+    return Finding(CODE, f"{pointer} gives the {what} from {low} to {high} {match.group(4)}, but the "
+                   f"{len(values)} profiles it is about range from {format_number(values[0] * factor)} to "
+                   f"{format_number(values[-1] * factor)} {match.group(4)}", study.rel(study.study_path),
+                   line=yaml_text_line(study.spec_text, path, match.start()), pointer=pointer,
+                   key=f"{pointer} {group} {low} to {high}",
+                   hint="give the range over every profile it is about, or name the runs it covers")

@@ -211,3 +211,25 @@ def test_the_words_naming_the_whole_lie_near_the_percentage(tmp_path):
     summary = ("On the A10, GEMM takes 75% of the images that were sampled from the larger validation pool of "
                "this study for the kernel time.")
     assert findings(tmp_path, summary) == []
+
+
+# Ranges over the profiles: totals 4.0 (L40S) and 5.5 ms (A10); softmax 0.6 and 2.2 ms
+
+def test_a_range_that_leaves_out_a_profile_is_reported(tmp_path):
+    (finding,) = findings(tmp_path, "Kernel time ranges from 4.0 to 5.0 ms across the GPUs.")
+    assert finding.message == ("/decision/summary gives the kernel time from 4.0 to 5.0 ms, but the 2 profiles it is "
+                               "about range from 4.0 to 5.5 ms")
+    assert finding.key == "/decision/summary total 4.0 to 5.0"
+    assert [f.key for f in findings(tmp_path / "b", "Softmax takes between 0.6 and 1.2 ms.")] == [
+        "/decision/summary softmax 0.6 to 1.2"]
+
+
+def test_ranges_over_every_profile_or_not_read_pass(tmp_path):
+    passing = ["Kernel time ranges from 4.0 to 5.5 ms across the GPUs.",
+               "Kernel time ranges from 4000 to 5500 µs across the GPUs.",  # another unit
+               "Softmax takes between 0.6 and 2.2 ms.",
+               "Kernel time ranges from 3.0 to 9.0 ms.",  # neither end a profile's: another source's range
+               "On the A10, kernel time ranges from 5.5 to 6.0 ms.",  # one profile: no range over runs
+               "GEMM takes 3.0 to 2.2 ms on the two GPUs"]  # no range word: a pair, not a range
+    for index, summary in enumerate(passing):
+        assert findings(tmp_path / str(index), summary) == [], summary
