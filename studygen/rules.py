@@ -117,8 +117,8 @@ RULES: tuple[Rule, ...] = (
          "two jobs holding a timing of one run: the same input by its sha256, or the same figures to every digit"),
     Rule("SG222", ERROR, "misquoted figure", "studygen.checks.sg222_misquoted_figures",
          "a figure in the study file's prose (ms, MiB, AP) that no measured figure gives at its printed digits "
-         "but one gives with one digit changed or two swapped; a difference of two variants' AP in points that "
-         "their records do not give"),
+         "but one gives with one digit changed or two swapped; a difference of two variants' AP in points, or an AP "
+         "said to be the same for them, that their records do not give"),
     Rule("SG223", ERROR, "kernel times grouped by other rules", "studygen.checks.sg223_stale_grouping",
          "a kernel-time result grouped by other rules than the study file's kernel_groups (a group renamed, a rule "
          "added or reordered since it was collected)"),

@@ -18,9 +18,15 @@ digit after a hedge ("about", "roughly", "~"). A sentence that names no two
 variants, a statistic no row holds, a clause that denies, defers or cites
 (SG224's reading), and a figure the README does not print are not read.
 
+A sentence saying a statistic is the same for two variants ("AP75 is the
+same for both variants", "AP stays unchanged from fp32 to bf16": :data:`_SAME`)
+is held to their records the same way: reported where they differ at the
+four decimals an AP prints with (:func:`_same_finding`).
+
 Case (a new user's trial, session 26): "AP drops by 5.4 points from fp32 to
 bf16 (0.6560 to 0.5806)." passed where the two records give 0.656038 and
-0.580591, 7.54 points.
+0.580591, 7.54 points; "AP75 is the same for both variants." passed where
+they give 0.8412 and 0.5557.
 """
 
 from __future__ import annotations
@@ -55,6 +61,15 @@ def check(context) -> list[Finding]:
     rows = None
     readme, findings = context.rendered_readme, []
     for path, text in claim_strings(study.spec):
+        for match in _SAME.finditer(text):
+            if rows is None:
+                rows = [row for row in study.rows if row.kind == Kind.COCO_AP and row.value is not None
+                        and row.value >= 0]
+            if not rows:
+                return []
+            finding = _same_finding(study, path, text, match, rows, readme)
+            if finding is not None:
+                findings.append(finding)
         for match in _POINTS.finditer(text):
             if rows is None:
                 rows = [row for row in study.rows if row.kind == Kind.COCO_AP and row.value is not None
@@ -105,3 +120,45 @@ def _holds(number: str, hedged: bool, points: float) -> bool:
     if hedged:
         return abs(points - float(number)) <= 10.0 ** -decimals_of(number) * (1 + 1e-9)
     return number in printed_as(points, decimals_of(number))
+
+
+# what says two variants' figures are equal: "the same", "unchanged", "identical", "equal", "matches"
+_SAME = lazy_compile(r"\b(?:(?:is|are|stays?|remains?)\s+(?:the\s+same|unchanged|identical|equal)|"
+                     r"does\s+not\s+change|doesn't\s+change|no\s+change\s+in)\b", re.IGNORECASE)
+
+
+def _same_finding(study, path: tuple, text: str, match, rows: list, readme: str | None) -> Finding | None:
+    """The finding of a sentence saying the COCOeval statistic it names is the same for two variants (the two it
+    names, else the study's two with rows of that statistic: "for both variants") where their records, on one image
+    set, shape and batch, differ at the four decimals the README prints an AP with. None where they agree, or the
+    sentence names no one statistic or no two variants, or cites (:data:`_ELSEWHERE` but its own negation)."""
+    begin, end = sentence_bounds(text, match.start())
+    sentence = text[begin:end]
+    if SOURCE_RE.search(sentence) or states_no_result(sentence, hypothetical=True) or re.search(
+            r"\b(?:would|could|might|expected)\b", sentence, re.IGNORECASE):
+        return None
+    named = {m.group(1) for m in _STATISTIC.finditer(sentence)}
+    if len(named) != 1:
+        return None
+    statistic = named.pop()
+    variants = [name for name in study.variants
+                if names_in(sentence, {str(n).lower() for n in (name, study.variant_label(name)) if n})]
+    if not variants:
+        variants = list(dict.fromkeys(row.variant for row in rows if row.statistic == statistic))
+    if len(variants) != 2:
+        return None
+    sides = [[row for row in rows if row.variant == variant and row.statistic == statistic] for variant in variants]
+    pairs = [(a, b) for a in sides[0] for b in sides[1]
+             if (a.dataset, a.shape, a.batch) == (b.dataset, b.shape, b.batch)]
+    differ = [(a, b) for a, b in pairs if format_number(a.value, 4) != format_number(b.value, 4)]
+    if not pairs or len(differ) < len(pairs):
+        return None
+    if readme is not None and match.group(0) not in readme:
+        return None  # a field the README does not print
+    pointer = "/" + "/".join(map(str, path))
+    listed = "; ".join(f"{format_number(a.value, 4)} against {format_number(b.value, 4)} on {a.dataset}"
+                       for a, b in differ)
+    return Finding(CODE, f"{pointer} says {statistic} of {variants[0]} and {variants[1]} {match.group(0)}, which "
+                   f"their records do not: {listed}", study.rel(study.study_path),
+                   line=yaml_text_line(study.spec_text, path, match.start()), pointer=pointer,
+                   key=f"{pointer} {statistic} same", hint=_HINT)

@@ -74,3 +74,26 @@ def test_a_field_the_readme_does_not_print_is_not_read(tmp_path):
     study = load(tmp_path, records=[record("job", RESULTS)], template="{{ generated_note }}\n\n# {{ study.title }}\n",
                  study=spec(decision={"shipped": False, "summary": "fp16 falls 5 points below fp32."}))
     assert prose_ap_deltas.check(CheckContext(study)) == []
+
+
+def test_a_statistic_said_to_be_the_same_for_two_variants_that_differ(tmp_path):
+    # a new user's trial (session 26): "AP75 is the same for both variants." passed at 0.8412 against 0.5557.
+    # Here AP is 0.4625 against 0.4411 (reported); AP50 0.7010 against 0.7002 (reported: four decimals differ)
+    (finding,) = findings(tmp_path / "a", "AP is the same for both variants.")
+    assert finding.message == ("/decision/summary says AP of fp32 and fp16 is the same, which their records do not: "
+                               "0.4625 against 0.4411 on val-8")
+    assert finding.key == "/decision/summary AP same"
+    assert [f.key for f in findings(tmp_path / "b", "From fp32 to fp16, AP50 stays unchanged.")] == [
+        "/decision/summary AP50 same"]
+
+
+def test_a_statistic_the_same_at_four_decimals_or_not_read_passes(tmp_path):
+    equal = RESULTS + [coco_ap("fp32", 0.51231, statistic="AR100"), coco_ap("fp16", 0.51234, statistic="AR100")]
+    study = load(tmp_path / "eq", records=[record("job", equal)],
+                 study=spec(decision={"shipped": False, "summary": "AR100 is the same for fp32 and fp16."}))
+    assert prose_ap_deltas.check(CheckContext(study)) == []  # both print 0.5123
+    not_read = ["AP and AP50 are the same for both variants.",  # two statistics
+                "AP would stay the same with FP8.",  # supposed
+                "Latency is the same for both variants."]  # no statistic
+    for index, summary in enumerate(not_read):
+        assert findings(tmp_path / str(index), summary) == [], summary
