@@ -418,9 +418,10 @@ def _range_finding(study, path: tuple, text: str, match, times: list, readme: st
         return None  # a field the README does not print
     pointer = "/" + "/".join(map(str, path))
     what = "kernel time" if group == "total" else f"{group} time"
+    shown = max(decimals_of(low), decimals_of(high))  # the profiles' ends at the digits the range is printed with
     return Finding(CODE, f"{pointer} gives the {what} from {low} to {high} {match.group(4)}, but the "
-                   f"{len(values)} profiles it is about range from {format_number(values[0] * factor)} to "
-                   f"{format_number(values[-1] * factor)} {match.group(4)}", study.rel(study.study_path),
+                   f"{len(values)} profiles it is about range from {format_number(values[0] * factor, shown)} to "
+                   f"{format_number(values[-1] * factor, shown)} {match.group(4)}", study.rel(study.study_path),
                    line=yaml_text_line(study.spec_text, path, match.start()), pointer=pointer,
                    key=f"{pointer} {group} {low} to {high}",
                    hint="give the range over every profile it is about, or name the runs it covers")

@@ -233,3 +233,47 @@ def test_ranges_over_every_profile_or_not_read_pass(tmp_path):
                "GEMM takes 3.0 to 2.2 ms on the two GPUs"]  # no range word: a pair, not a range
     for index, summary in enumerate(passing):
         assert findings(tmp_path / str(index), summary) == [], summary
+
+
+def three_gpu_findings(tmp_path, summary: str, template=TEMPLATE):
+    """Three fp16 profiles (from the mutation run's survivors): 'other' first in each, GEMM tied on the L4 and the
+    L40S. Totals 4.0 (L40S), 5.5 (A10), 5.0 (L4) ms; GEMM 2.0, 2.2, 2.0; softmax 1.0, 2.2, 2.5."""
+    rows = (("l40s-run", "NVIDIA L40S", {"other": 1.0, "GEMM": 2.0, "softmax": 1.0}, 4.0),
+            ("a10-run", "NVIDIA A10", {"other": 1.1, "GEMM": 2.2, "softmax": 2.2}, 5.5),
+            ("l4-run", "NVIDIA L4", {"other": 0.5, "GEMM": 2.0, "softmax": 2.5}, 5.0))
+    records = [record(job, [kernel_time("fp16", groups, total=total)], collected_provenance(gpu=gpu))
+               for job, gpu, groups, total in rows]
+    study = load(tmp_path, records=records, template=template,
+                 study=spec(decision={"shipped": False, "summary": summary}))
+    return sg225_kernel_shares.check(CheckContext(study))
+
+
+def test_a_range_over_three_profiles_in_microseconds_with_its_finding_fields(tmp_path):
+    (finding,) = three_gpu_findings(tmp_path, "Softmax time ranges from 1000 to 2200 µs across the three GPUs.")
+    assert finding.message == ("/decision/summary gives the softmax time from 1000 to 2200 µs, but the 3 profiles "
+                               "it is about range from 1000 to 2500 µs")
+    assert (finding.file, finding.pointer) == ("families/toy/study.yaml", "/decision/summary")
+    study_lines = (tmp_path / "families" / "toy" / "study.yaml").read_text().splitlines()
+    assert "2200" in study_lines[finding.line - 1]
+    assert finding.hint == "give the range over every profile it is about, or name the runs it covers"
+    assert three_gpu_findings(tmp_path / "b", "Softmax time ranges from 1000 to 2500 µs across the GPUs.") == []
+    # the README leaves the field out: not read
+    unprinted = "{{ generated_note }}\n\n# {{ study.title }}\n"
+    assert three_gpu_findings(tmp_path / "c", "Softmax time ranges from 1000 to 2200 µs.", template=unprinted) == []
+
+
+def test_a_best_of_with_a_tie_and_its_finding_fields(tmp_path):
+    # the L40S ties the L4 in GEMM (no other GPU faster there) and leads in softmax: the best-of holds; the L4 is
+    # beaten in softmax by both others (named in the records' order); 'other' first in a profile stops nothing
+    assert three_gpu_findings(tmp_path / "a", "The L40S is the fastest GPU in every kernel group.") == []
+    (finding,) = three_gpu_findings(tmp_path / "b", "The L4 is the fastest GPU in each kernel group.")
+    assert finding.message == ("/decision/summary says 'fastest GPU in each kernel group', which the profiles do not "
+                               "give: softmax: 2.5 ms against 2.2 ms on NVIDIA A10 (job a10-run); softmax: 2.5 ms "
+                               "against 1.0 ms on NVIDIA L40S (job l40s-run)")
+    assert (finding.file, finding.pointer) == ("families/toy/study.yaml", "/decision/summary")
+    assert finding.hint == "name the groups where it holds, or say where another GPU is faster"
+    study_lines = (tmp_path / "b" / "families" / "toy" / "study.yaml").read_text().splitlines()
+    assert "fastest" in study_lines[finding.line - 1]
+    # the A10 is the slowest in GEMM and slower than the L40S in softmax, but the L4 is slower there
+    (slow,) = three_gpu_findings(tmp_path / "c", "The A10 is the slowest in all groups.")
+    assert slow.message.endswith("softmax: 2.2 ms against 2.5 ms on NVIDIA L4 (job l4-run)")
