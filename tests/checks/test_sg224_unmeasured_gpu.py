@@ -367,3 +367,20 @@ def test_tf32_is_measured_where_an_fp32_profile_lists_tf32_kernels(tmp_path):
     assert tf32_findings(tmp_path / "a", "sm80_xmma_fprop_implicit_gemm_tf32f32_tf32f32_f32_nhwc") == []
     assert tf32_findings(tmp_path / "b", "cutlass_tensorop_3xtf32_gemm") == ["/decision/summary TF32"]
     assert tf32_findings(tmp_path / "c", "ampere_sgemm_32x32_sliced1x4_tn") == ["/decision/summary TF32"]
+
+
+def test_shape_and_tf32_readings_from_the_mutation_runs_survivors(tmp_path):
+    # a measured shape before an unmeasured one in one field: the second is still read
+    found = shape_findings(tmp_path / "a", "At 800x800 fp16 takes 5.0 ms. At 1024x1024 it takes 9.0 ms.")
+    assert [f.key for f in found] == ["/decision/summary 1024 x 1024"]
+    # a field the README does not print: its shape is not read
+    records = [record("job0", [latency("fp16", 5.0)], collected_provenance(gpu="NVIDIA H100 80GB HBM3"))]
+    study = load(tmp_path / "b", records=records, template="{{ generated_note }}\n\n# {{ study.title }}\n",
+                 study=spec(title="Toy detector", decision={"shipped": False, "summary": "At 640x640 it takes 9.0 ms."}))
+    assert [f for f in sg224_unmeasured_gpu.check(CheckContext(study)) if " x " in f.message] == []
+    # a TF32 kernel under an fp16 variant says nothing of fp32 runs: TF32 stays unmeasured
+    profile = kernel_time("fp16", {"conv": 1.0}, total=1.0)
+    profile["groups"][0]["kernels"] = [{"name": "sm80_xmma_fprop_tf32f32_tf32f32_f32", "time_ms": 1.0}]
+    study = load(tmp_path / "c", records=[record("job0", [profile])], template=TEMPLATE,
+                 study=spec(title="Toy detector", decision={"shipped": False, "summary": "TF32 takes 1.0 ms."}))
+    assert [f.key for f in sg224_unmeasured_gpu.check(CheckContext(study))] == ["/decision/summary TF32"]
