@@ -97,3 +97,24 @@ def test_a_statistic_the_same_at_four_decimals_or_not_read_passes(tmp_path):
                 "Latency is the same for both variants."]  # no statistic
     for index, summary in enumerate(not_read):
         assert findings(tmp_path / str(index), summary) == [], summary
+
+
+def test_the_same_finding_fields_and_readings_from_the_mutation_runs_survivors(tmp_path):
+    # an FP8 AP beside fp32's and fp16's: "both variants" then names no two, and the variants named by name count
+    three = RESULTS + [coco_ap("fp8", 0.30)]
+
+    def same(root, summary, template=None):
+        kwargs = {"template": template} if template else {}
+        study = load(root, records=[record("job", three)], **kwargs,
+                     study=spec(decision={"shipped": False, "summary": summary}))
+        return prose_ap_deltas.check(CheckContext(study))
+
+    (finding,) = same(tmp_path / "a", "AP of fp32 and fp16 is the same.")
+    assert (finding.file, finding.pointer, finding.hint) == (
+        "families/toy/study.yaml", "/decision/summary", prose_ap_deltas._HINT)
+    study_lines = (tmp_path / "a" / "families" / "toy" / "study.yaml").read_text().splitlines()
+    assert "is the same" in study_lines[finding.line - 1]
+    assert same(tmp_path / "b", "AP is the same for both variants.") == []  # three variants hold an AP
+    assert same(tmp_path / "c", "AP Would stay the same for fp32 and fp16.") == []  # supposed, any case
+    assert same(tmp_path / "d", "AP of fp32 and fp16 is the same.",
+                template="{{ generated_note }}\n\n# {{ study.title }}\n") == []  # the README leaves it out
