@@ -117,14 +117,22 @@ RULES: tuple[Rule, ...] = (
          "two jobs holding a timing of one run: the same input by its sha256, or the same figures to every digit"),
     Rule("SG222", ERROR, "misquoted figure", "studygen.checks.sg222_misquoted_figures",
          "a figure in the study file's prose (ms, MiB, AP) that no measured figure gives at its printed digits "
-         "but one gives with one digit changed or two swapped"),
+         "but one gives with one digit changed or two swapped; a difference of two variants' AP in points, or an AP "
+         "said to be the same for them, that their records do not give"),
     Rule("SG223", ERROR, "kernel times grouped by other rules", "studygen.checks.sg223_stale_grouping",
          "a kernel-time result grouped by other rules than the study file's kernel_groups (a group renamed, a rule "
          "added or reordered since it was collected)"),
-    Rule("SG224", WARNING, "GPU, precision or batch named but not measured", "studygen.checks.sg224_unmeasured_gpu",
-         "the study's title names a GPU model that no record was measured on, or a precision or batch that none "
-         "measured, or its other prose states a result (a time, a ratio, faster or slower) on or at one; also a batch "
-         "that none of the runs a clause names was measured at"),
+    Rule("SG224", WARNING, "GPU, precision, batch or shape named but not measured",
+         "studygen.checks.sg224_unmeasured_gpu",
+         "the study's title names a GPU model that no record was measured on, or a precision, batch or shape that "
+         "none measured, or its other prose states a result (a time, an AP, a ratio, faster or slower) on or at one; "
+         "also a batch or shape that none of the runs a clause names was measured at"),
+    Rule("SG225", ERROR, "kernel-time share, multiple, range or best-of not given",
+         "studygen.checks.sg225_kernel_shares",
+         "a share of kernel time (\"GEMMs take 54% of the step\"), a multiple or difference of a group's time "
+         "between two runs (\"doubles the H100's\", \"0.05 ms less\"), a range of kernel times or a best-of over every "
+         "group (\"fastest in every kernel group\") in the study file's prose, without its figures, that the profiles of the runs and "
+         "groups its sentence names do not give"),
 )
 
 BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}

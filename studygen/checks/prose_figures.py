@@ -99,6 +99,12 @@ def _cut(value: float, decimals: int) -> str:
     return format_number(cut / scale, decimals)
 
 
+def names_in(sentence: str, names) -> bool:
+    """True when ``sentence`` holds one of ``names`` (lower case) as whole words."""
+    folded = sentence.lower()
+    return any(re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", folded) for name in names if name in folded)
+
+
 def printed_as(value: float, decimals: int) -> tuple[str, str]:
     """``value``, its sign aside, rounded and cut to ``decimals``: the texts
     a figure quoting it at those decimals may be (:func:`matches`)."""
@@ -147,5 +153,5 @@ def quotations(spec) -> list[tuple[tuple, int, str, str, str]]:
             if significant_digits(number) >= MIN_SIGNIFICANT and len(number) <= MAX_QUOTED_CHARACTERS]
 
 
-__all__ = ["MAX_QUOTED_CHARACTERS", "MIN_SIGNIFICANT", "ap_factor", "decimals_of", "matches", "printed_as", "quotations",
-           "quoted_figures", "sentence_at", "sentence_bounds", "significant_digits"]
+__all__ = ["MAX_QUOTED_CHARACTERS", "MIN_SIGNIFICANT", "ap_factor", "decimals_of", "matches", "names_in", "printed_as",
+           "quotations", "quoted_figures", "sentence_at", "sentence_bounds", "significant_digits"]

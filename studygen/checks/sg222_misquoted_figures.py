@@ -39,10 +39,16 @@ neighbours swapped (the message says which); when the figure's sentence
 names rows (their variant or its label, job, GPU model, shape, batch or
 kernel group), only those rows' figures. A figure matching nothing and near
 nothing is from another source or computed (a difference, a sum), and is not
-judged here. Measured on the shipped families, a figure of four significant
+judged here; nor is one that lies a digit from a row's figure but is the
+difference of two figures of one kind, group and statistic in a sentence
+that says it states a difference (:func:`is_difference`), or a figure a
+record's notes state (the README's provenance prints them). Measured on the shipped families, a figure of four significant
 digits drawn at random near their latencies lies one digit from a row's
 figure 4 to 16 % of the time (more rows, more often): the sentence's names
 are what keep another source's figure about other rows from being reported.
+
+A difference of two variants' AP in points ("AP drops by 5.4 points from
+fp32 to bf16") is held to their records by :mod:`.prose_ap_deltas`.
 
 Case (a new user's trial): the decision summary of a study of public trtexec
 logs said the RTX 3090 ran at "0.03395 ms" where both of its records hold
@@ -52,6 +58,7 @@ logs said the RTX 3090 ran at "0.03395 ms" where both of its records hold
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, field
 
 from ..findings import Finding
@@ -59,7 +66,8 @@ from ..numbers import format_number
 from ..records.jsonpos import pointer_from_path
 from ..records.load import yaml_text_line
 from ..render.labels import gpu_label, shape_label
-from .prose_figures import ap_factor, decimals_of, printed_as, quotations
+from .prose_ap_deltas import check as ap_delta_findings
+from .prose_figures import ap_factor, decimals_of, matches, names_in, printed_as, quotations, quoted_figures
 
 CODE = "SG222"
 MEASURED_UNITS = ("ms", "MiB", "AP", "points")  # the row units a quoted figure is read against
@@ -81,6 +89,9 @@ class Measured:
     value: float
     where: str
     names: frozenset[str] = frozenset()
+    # what the figure is of, apart from its run (kind, metric, kernel group, statistic): a difference a sentence
+    # computes is between two figures of one such (is_difference)
+    of: tuple = ()
 
 
 @dataclass
@@ -146,13 +157,22 @@ def measured_figures(study) -> dict[str, Figures]:
     """Unit (``ms``, ``MiB``, ``AP``, ``points``) -> the study's measured
     figures in it (:class:`Figures`)."""
     found: dict[str, Figures] = {}
+    for record in study.records:
+        # a figure a record's notes state (a collector's count of TF32 kernel time, 1.81 ms), which the README's
+        # provenance prints: a quote of it is no misquote of a row's
+        for note in record.provenance.get("notes") or ():
+            for number, unit, _ in quoted_figures(str(note)):
+                rows_unit, factor = quoted_unit(number, unit)
+                if rows_unit in MEASURED_UNITS:
+                    found.setdefault(rows_unit, Figures()).kept.append(float(number) / factor)
     for row in study.rows:
         if row.unit not in MEASURED_UNITS:
             continue
         figures = found.setdefault(row.unit, Figures())
         where, names = f"{row.record.display_path}#{row.pointer}", row_names(study, row)
         own = _own_figures(row)
-        figures.rows += [Measured(value, where, names) for value in own]
+        of = (str(row.kind), row.metric, row.key.group, row.statistic)
+        figures.rows += [Measured(value, where, names, of) for value in own]
         figures.kept += _kept_figures(row)
     return found
 
@@ -196,12 +216,6 @@ def row_names(study, row) -> frozenset[str]:
     return frozenset(str(name).lower() for name in names if name)
 
 
-def names_in(sentence: str, names) -> bool:
-    """True when ``sentence`` holds one of ``names`` (lower case) as whole words."""
-    folded = sentence.lower()
-    return any(re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", folded) for name in names if name in folded)
-
-
 # what a misquote near a measured figure did to its digits, as the finding says it (digit_slip)
 ONE_DIGIT, SWAPPED = "one digit away", "two digits swapped"
 
@@ -237,6 +251,9 @@ def misquoted(text: str, figures: Figures, factor: float, sentence: str) -> list
     if not candidates:
         return []
     named_sets = {names for names in {figure.names for figure in figures.rows} if names_in(sentence, names)}
+    if _DIFFERENCE_WORDS.search(sentence) and any(is_difference(text, [v * factor for v in values]) for values in _by_what(
+            figure for figure in figures.rows if not named_sets or figure.names in named_sets).values()):
+        return []
     near = []
     for shown in candidates:  # of a shown text, the first row figure in row order the sentence may be about
         first = next(((index, figure) for index, figure in printed.shown[shown]
@@ -245,6 +262,40 @@ def misquoted(text: str, figures: Figures, factor: float, sentence: str) -> list
             index, figure = first
             near.append((abs(abs(figure.value * factor) - float(text)), index, figure))
     return [figure for _, _, figure in sorted(near)]  # row indexes differ: figures are never compared
+
+
+# words that say a sentence states a difference of two figures ("0.0235 ms less than", "saves", "a gap of")
+_DIFFERENCE_WORDS = re.compile(r"\b(?:less|more|than|saves?|saving|savings|gap|difference|differ\w*|lower|higher|"
+                               r"faster|slower|shorter|longer|cuts?|adds?|by)\b", re.IGNORECASE)
+
+
+def _by_what(figures) -> dict[tuple, list[float]]:
+    """The values of ``figures`` (:class:`Measured`) by what they are of (:attr:`Measured.of`)."""
+    found: dict[tuple, list[float]] = {}
+    for figure in figures:
+        found.setdefault(figure.of, []).append(figure.value)
+    return found
+
+
+def is_difference(text: str, values: list[float]) -> bool:
+    """Whether the quoted figure ``text`` is the difference of two of
+    ``values`` (in its unit), rounded or cut to its decimals: a figure
+    computed from two measured ones of one kind, metric, group and statistic,
+    in a sentence that says it states a difference (:data:`_DIFFERENCE_WORDS`) ("0.0235 ms less per step than the H100",
+    of 0.197598 and 0.17413 ms), not one copied wrong, though it may lie a
+    digit from a third (0.0135). Sorted, each value looks up its partner by
+    bisection: a study of thousands of rows pairs them in n log n. Case (a new
+    user's trial, session 26)."""
+    unit = 10.0 ** -decimals_of(text)
+    # rounded to text: [q - u/2, q + u/2); cut to it: [q, q + u); their union, with a margin for float error
+    low, high = float(text) - unit / 2 - 1e-12, float(text) + unit + 1e-12
+    ordered = sorted(abs(value) for value in values)
+    for value in ordered:
+        at = bisect_left(ordered, value + low)
+        if at < len(ordered) and ordered[at] - value < high and any(
+                matches(text, other - value) for other in ordered[at:bisect_left(ordered, value + high)]):
+            return True
+    return False
 
 
 def read_against(number: str, unit: str, measured: dict[str, Figures]) -> tuple[Figures, float]:
@@ -285,7 +336,7 @@ def check(context) -> list[Finding]:
     study = context.study
     quoted = quotations(study.spec)
     if not quoted:  # most study files quote no figure: the records are not read
-        return []
+        return ap_delta_findings(context)
     measured, readme, findings = measured_figures(study), context.rendered_readme, []
     for path, start, number, unit, sentence in quoted:
         if readme is not None and number not in readme:
@@ -297,4 +348,4 @@ def check(context) -> list[Finding]:
             findings.append(_finding(study, path, start, number, unit, [
                 (digit_slip(number, printed), f"{printed} {unit} ({figure.where})")
                 for printed, figure in zip(shown, near)], len(near)))
-    return findings
+    return findings + ap_delta_findings(context)

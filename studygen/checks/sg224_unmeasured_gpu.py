@@ -1,4 +1,4 @@
-"""SG224 GPU, precision or batch named but not measured (warning): the study's title names a
+"""SG224 GPU, precision, batch or shape named but not measured (warning): the study's title names a
 GPU model that none of its records was measured on, as a README headline
 does when a study file written for one machine is reused on another ("... on
 one H200" over tables whose every row says H100 80GB HBM3); or a sentence of
@@ -60,7 +60,8 @@ A batch ("at batch 8", "batch size 16") is read per clause
 (:func:`_batch_findings`): reported where none of the runs the clause names
 (its GPUs, variants or precisions; every run where it names none) was
 measured at it, in a clause stating a result or saying how a run was
-measured ("was measured at batch 1").
+measured ("was measured at batch 1"); a shape ("512 x 512") the same way.
+An AP or a plan size states a result as a time does (:func:`states_result`).
 """
 
 from __future__ import annotations
@@ -68,6 +69,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from functools import lru_cache
+from typing import Callable, NamedTuple
 
 from ..findings import Finding
 from ..lint.unstated import SOURCE_RE, states_no_result
@@ -91,6 +93,9 @@ GPU_MODEL = lazy_compile(
 PRECISION = lazy_compile(r"(?<![\w.-])(fp32|tf32|bf16|fp16|fp8|nvfp4|mxfp4|fp4|int8|int4)(?![\w-])", re.IGNORECASE)
 # A batch a clause names ("at batch 8", "batch size 16", "a batch of 32", "batch=4"); not "batches 1-8"
 BATCH = lazy_compile(r"\bbatch(?:\s+size)?(?:\s+of)?\s*[=:]?\s*(\d{1,6})(?![\w.]?\d|[\w-])", re.IGNORECASE)
+# A shape a clause names ("512 x 512", "640x640", "800×1067"): two sizes of 2 to 5 digits, neither inside a longer
+# figure or word
+SHAPE = lazy_compile(r"(?<![\w.×-])(\d{2,5}\s?[x×]\s?\d{2,5})(?![\w.×-]?\d|[\w-])", re.IGNORECASE)
 # What says a clause is about how a run was measured, a claim about the runs even without a figure ("the GTX 1070
 # fp16 run was measured at batch 1")
 MEASURED_WORDS = lazy_compile(r"\b(?:measured|timed|benchmarked|profiled|ran|run|runs)\b", re.IGNORECASE)
@@ -100,10 +105,10 @@ _MODULE_WORDS = re.compile(r"^(?:JETSON|AGX)")
 # published or reported (the other sources a clause cites: lint.unstated.SOURCE_RE)
 ELSEWHERE = lazy_compile(
     r"\b(?:not|no|never|without|later|next|future|plans?|planned|published|reported)\b|n't\b", re.IGNORECASE)
-# What states a result of a clause beside its GPU: a ratio ("1.4x", "2×") or a speed comparative; a time is a
-# figure with a unit (prose_figures.quoted_figures)
+# What states a result of a clause beside its GPU: a ratio ("1.4x", "2×"; not a shape's "1333 x 800"), a percentage
+# ("64% of its kernel time") or a speed comparative; a time is a figure with a unit (prose_figures.quoted_figures)
 RESULT_WORDS = lazy_compile(
-    r"(?<![\w.])\d+(?:\.\d+)?\s?[x×](?![\w-])|\b(?:faster|slower|quicker|speed-?ups?|slow-?downs?|outperform(?:s|ed)?)\b",
+    r"(?<![\w.])\d+(?:\.\d+)?\s?(?:[x×](?![\w-])(?!\s?\d)|%)|\b(?:faster|slower|quicker|speed-?ups?|slow-?downs?|outperform(?:s|ed)?)\b",
     re.IGNORECASE)
 # Where a clause ends inside a sentence: a colon before a space ("Not shipped: on the A100 ..."), not one in "10:30"
 _CLAUSE_END = re.compile(r":(?=\s)")
@@ -125,7 +130,7 @@ def measured_models(study) -> set[str] | None:
             if measured_without_gpu(record.provenance):
                 continue
             return None
-        found |= _model_words(gpu)
+        found |= model_words(gpu)
     return found
 
 
@@ -142,8 +147,22 @@ def is_measured(key: str, measured: set[str]) -> bool:
 
 
 def measured_precisions(study) -> set[str]:
-    """The precisions (lower case) of the variants that a row with a figure gives: what the study measured."""
-    return {row.precision for row in study.rows if row.precision and row.value is not None}
+    """The precisions (lower case) of the variants that a row with a figure gives: what the study measured; and
+    ``tf32`` where a kernel-time result of an fp32 variant lists a kernel whose name says it ran TF32 tensor-core
+    math (:data:`_TF32_KERNEL`), which PyTorch allows cuDNN by default on Ampere and newer GPUs and collect
+    notes. Case (a new user's trial, session 26): "On the A100, 6 of 79 kernel launches ran TF32 tensor-core
+    math" was warned as a result at a precision no record measured, where the record's own kernels and note
+    say so."""
+    found = {row.precision for row in study.rows if row.precision and row.value is not None}
+    if "tf32" not in found and any(_TF32_KERNEL.search(str(kernel.get("name", "")))
+                                   for row in study.rows if row.precision == "fp32" and row.kind == "kernel_time"
+                                   for group in row.result.get("groups") or () for kernel in group.get("kernels") or ()):
+        found.add("tf32")
+    return found
+
+
+# a kernel name that says it ran TF32 math ("..._tf32f32_tf32f32_f32_..."); a 3xTF32 kernel keeps FP32 accuracy
+_TF32_KERNEL = lazy_compile(r"(?<!3x)tf32", re.IGNORECASE)
 
 
 def _unmeasured(text: str, measured: set[str] | None, precisions: set[str]):
@@ -207,11 +226,21 @@ def _batch_findings(study, path: tuple, text: str, readme: str | None, printed: 
     batch where it names none. A clause naming only what no row measured is
     left to the GPU and precision readings. Case (a new user's trial,
     session 25): a study file said a GTX 1070's fp16 run was measured at
-    batch 1, where that run was at batch 4 and batch 1 was another GPU's."""
-    rows = [row for row in study.rows if row.value is not None and row.batch is not None]
+    batch 1, where that run was at batch 4 and batch 1 was another GPU's.
+    A shape (:data:`SHAPE`, "512 x 512", "640x640") is read the same way
+    (:func:`_setting_findings`). Case (a new user's trial, session 26): "The
+    512 x 512 H100 trace spends 64% of its kernel time in GEMMs." passed where
+    every run of the study was at 224 x 224."""
+    return _setting_findings(study, path, text, readme, printed, _BATCH_SETTING) + \
+        _setting_findings(study, path, text, readme, printed, _SHAPE_SETTING)
+
+
+def _setting_findings(study, path: tuple, text: str, readme: str | None, printed: dict, setting) -> list[Finding]:
+    """The findings of :func:`_batch_findings` for one ``setting`` (:class:`_Setting`: batch or shape)."""
+    rows = [row for row in study.rows if row.value is not None and setting.of(row) is not None]
     found, in_title, unread = [], path == ("title",), {}
-    for match in BATCH.finditer(text) if rows else ():
-        batch, bounds = int(match.group(1)), clause_bounds(text, match.start())
+    for match in setting.pattern.finditer(text) if rows else ():
+        value, bounds = setting.read(match), clause_bounds(text, match.start())
         said = text[bounds[0]:bounds[1]]
         if bounds not in unread:  # a clause that says how a run was measured states something of the runs too
             unread[bounds] = _unread(said, in_title) and not (
@@ -219,22 +248,66 @@ def _batch_findings(study, path: tuple, text: str, readme: str | None, printed: 
                 and not states_no_result(said, hypothetical=True))
         if unread[bounds]:
             continue
-        subject, about = _rows_named(study, rows, said)
-        if not about or any(row.batch == batch for row in about):
+        subject, about = rows_named(study, rows, said)
+        if not about or any(setting.of(row) == value for row in about):
             continue
-        if readme is not None and printed.setdefault(f"batch {batch}", f"batch {batch}" in readme.lower()) is False:
+        shown = setting.shown(value)
+        if readme is not None and printed.setdefault(shown, setting.printed(value, readme)) is False:
             continue  # a field the README does not print publishes nothing
         pointer = "/" + "/".join(map(str, path))
-        batches = ", ".join(map(str, sorted({row.batch for row in about})))
+        measured = ", ".join(map(setting.listed, sorted({setting.of(row) for row in about})))
         which = f" for {subject}" if subject else ""
         found.append(Finding(
-            CODE, f"{pointer} {'names' if in_title else 'states a result at'} batch {batch}{which}, which "
-            f"{'none of its records' if subject else 'no record'} measured (batches measured{which}: {batches})",
+            CODE, f"{pointer} {'names' if in_title else 'states a result at'} {shown}{which}, which "
+            f"{'none of its records' if subject else 'no record'} measured ({setting.plural} measured{which}: "
+            f"{measured})",
             study.rel(study.study_path), line=yaml_text_line(study.spec_text, path, match.start()), pointer=pointer,
-            key=f"{pointer} batch {batch}",
-            hint="name the batch the records were measured at, or measure that batch" if in_title
-            else "measure that batch, cite where the result comes from, or leave it out"))
+            key=f"{pointer} {shown}",
+            hint=f"name the {setting.word} the records were measured at, or measure that {setting.word}" if in_title
+            else f"measure that {setting.word}, cite where the result comes from, or leave it out"))
     return found
+
+
+class _Setting(NamedTuple):
+    """How a clause names one setting of a run and how a row holds it: ``pattern`` finds it, ``read`` gives its
+    value from a match, ``of`` a row's value (None: the row states none), ``shown`` the value as a finding names it,
+    ``listed`` as it lists the measured ones, ``printed`` whether the README prints it."""
+
+    word: str
+    plural: str
+    pattern: re.Pattern
+    read: Callable
+    of: Callable
+    shown: Callable
+    listed: Callable
+    printed: Callable
+
+
+def _shape_key(text: str) -> str:
+    """``512x512`` of "512 x 512", "512×512", "512x512"."""
+    return re.sub(r"\s*[x×]\s*", "x", text.strip().lower())
+
+
+_BATCH_SETTING = _Setting(
+    "batch", "batches", BATCH, lambda m: int(m.group(1)), lambda row: row.batch, lambda b: f"batch {b}", str,
+    lambda b, readme: f"batch {b}" in readme.lower())
+_SHAPE_SETTING = _Setting(
+    "shape", "shapes", SHAPE, lambda m: _shape_key(m.group(1)),
+    lambda row: _shape_key(row.shape) if row.shape else None, lambda s: s.replace("x", " x "),
+    lambda s: s.replace("x", " x "),
+    lambda s, readme: s in _shape_key_all(readme))
+
+
+def _shape_key_all(text: str) -> str:
+    """``text`` with every shape written as :func:`_shape_key` writes it, lower case."""
+    return SHAPE.sub(lambda m: _shape_key(m.group(1)), text.lower())
+
+
+def unread_clause(said: str) -> bool:
+    """Whether the clause ``said`` denies, defers, cites or asks, so that it
+    states no result of this study whatever figure it prints (:func:`_unread`
+    without its test for a timing result): SG225 reads kernel-time shares by it."""
+    return bool(ELSEWHERE.search(said) or SOURCE_RE.search(said)) or states_no_result(said, hypothetical=True)
 
 
 def _unread(said: str, in_title: bool) -> bool:
@@ -244,7 +317,7 @@ def _unread(said: str, in_title: bool) -> bool:
         not states_result(said) or states_no_result(said, hypothetical=True))
 
 
-def _rows_named(study, rows: list, said: str) -> tuple[str, list]:
+def rows_named(study, rows: list, said: str) -> tuple[str, list]:
     """``(subject, rows)``: the GPUs, then the variants or precisions, the clause ``said`` names, as written and
     joined ("the GTX 1070, fp16"), and the ``rows`` of them (each kind named narrows them); ("", rows) where it
     names neither. A name no row has gives no rows."""
@@ -252,7 +325,7 @@ def _rows_named(study, rows: list, said: str) -> tuple[str, list]:
     gpus = [m.group(1) for m in GPU_MODEL.finditer(said)]
     if gpus:
         words.append("the " + " and the ".join(gpus))
-        about = [row for row in about if row.gpu and any(is_measured(model_key(g), _model_words(row.gpu)) for g in gpus)]
+        about = [row for row in about if row.gpu and any(is_measured(model_key(g), model_words(row.gpu)) for g in gpus)]
     variants = {row.variant for row in rows
                 if names_in(said, {name.lower() for name in (row.variant, str(study.variant_label(row.variant))) if name})}
     precisions = {m.group(1).lower() for m in PRECISION.finditer(said)}
@@ -262,7 +335,7 @@ def _rows_named(study, rows: list, said: str) -> tuple[str, list]:
     return ", ".join(words), about
 
 
-def _model_words(gpu: str) -> set[str]:
+def model_words(gpu: str) -> set[str]:
     """One GPU's words as :func:`measured_models` keys them (each word and each two neighbours joined)."""
     words = [model_key(word) for word in re.split(r"[\s-]+", gpu) if word]
     return set(words) | {a + b for a, b in zip(words, words[1:])}
@@ -291,7 +364,15 @@ def _colons(text: str) -> list[int]:
 
 
 def states_result(clause: str) -> bool:
-    """Whether ``clause`` states a timing result: a time (a figure in ms or
-    µs), a ratio or a speed comparative (:data:`RESULT_WORDS`)."""
+    """Whether ``clause`` states a result: a time (a figure in ms or µs), an
+    AP (``AP 0.5806``, ``0.58 AP``, AP points) or a plan size in MiB, a ratio,
+    a percentage or a speed comparative (:data:`RESULT_WORDS`). Case (a new user's trial,
+    session 26): "The fp16 run reaches AP 0.5806." passed in a study of fp32
+    and bf16 runs, an AP being no timing. A size in GB or MB is not read: a
+    GPU's memory is written so ("H100 80GB")."""
     return RESULT_WORDS.search(clause) is not None or any(
-        unit in ("ms", "µs", "μs", "us") for _number, unit, _offset in quoted_figures(clause))
+        unit in _RESULT_UNITS for _number, unit, _offset in quoted_figures(clause))
+
+
+# the units of quoted_figures whose figure states a result of a run beside the GPU, precision or batch it names
+_RESULT_UNITS = ("ms", "µs", "μs", "us", "AP", "MiB", "point", "points")

@@ -247,7 +247,9 @@ def new_command(family, variants, title, model, revision, revisions, root, backe
 # What collects each backend's measurements: the command's own options, and what it reads.
 COLLECTORS = {
     "tensorrt": ("trtexec", "--log LOG", "a trtexec console log (and its exports)"),
-    "pytorch": ("torch-profile", "--trace TRACE --mode eager", "a PyTorch profiler (Kineto) trace"),
+    # a Kineto trace names no torch version, which check asks a record for (SG209): the command says to give it
+    "pytorch": ("torch-profile", "--trace TRACE --mode eager --software torch=VERSION",
+                "a PyTorch profiler (Kineto) trace"),
 }
 COCO = ("coco", "--annotations GT.json --detections DETS.json --dataset ID", "COCO detections against annotations")
 

@@ -182,6 +182,9 @@ _THAN_GAP_RE = lazy_compile(r"\s*(?:[\w-]+\s+){1,3}?than\s+([^;()]{1,40}?)\s*(?:
                             re.IGNORECASE)
 _TIMES_GAP_RE = lazy_compile(r"\s*(?:that\s+of\s+|those\s+of\s+|the\s+)([^;()]{1,40}?)\s*(?:\(|\bof\s+|\bat\s+|,\s*)",
                              re.IGNORECASE)
+# "is 3% of the A100's 10.69 ms": a percentage of the reference, a share of it (its subject's figure before)
+_SHARE_OF_GAP_RE = lazy_compile(r"\s*of\s+(?:that\s+of\s+|those\s+of\s+|the\s+)?([^;()]{1,40}?)\s*(?:\(|,\s*)?",
+                                re.IGNORECASE)
 _INLINE_REACH = 40  # characters between a subject's figure and the ratio after it ("(0.0440 ms) is 3.0x")
 
 
@@ -201,7 +204,8 @@ def inline_claims(text: str, tokens, starts: list[int]) -> list[InlineClaim]:
     0.0440 ms is 1.5x faster than fp16 at 0.0388 ms", "int8's 0.2754 ms is
     1.8x the fp32 median of 0.1536 ms": three figures in a row, the outer two
     of one measured unit, "than" (or, for a ratio in x, "the" or "that of": a
-    multiple of the reference) before the last and no clause break or other
+    multiple of the reference; for a percentage, "of": a share of it, "0.3072
+    ms, 3% of the A100's 10.69 ms") before the last and no clause break or other
     figure between them; a figure and its restatement in another unit
     ("23.36 ms (42.80 FPS)", :func:`~.operand_pairs.restated_groups`) count as
     one: "31% lower latency (+45% FPS)" reads the 31% over the ms, the +45%
@@ -215,11 +219,12 @@ def inline_claims(text: str, tokens, starts: list[int]) -> list[InlineClaim]:
         # the words between the ratio and its reference, the parenthesis restating the ratio left out
         gap = text[middle.figures[0].end:middle.opening] + text[middle.end:after.figures[0].start]
         than = _THAN_GAP_RE.fullmatch(gap)
-        if not (than or _TIMES_GAP_RE.fullmatch(gap)):
+        share = not than and _SHARE_OF_GAP_RE.fullmatch(gap)
+        if not (than or share or _TIMES_GAP_RE.fullmatch(gap)):
             continue
         for position, (derived, named) in enumerate(zip(middle.figures, middle.named)):
-            if not than and derived.unit != "x":
-                continue  # "the" or "that of" takes a multiple only: "1.8x the median of"
+            if not than and derived.unit != ("%" if share else "x"):
+                continue  # "the" or "that of" takes a multiple only: "1.8x the median of"; "of" a percentage only
             # the pair in the unit its word names, else printed first (or restated) like it, of the quantity its words name
             pairs = [(s, r) for s in before.figures for r in after.figures if s.unit == r.unit and s.unit is not None
                      and s.unit not in RATIO_UNITS and named in (None, s.unit)] if derived.unit in RATIO_UNITS else []

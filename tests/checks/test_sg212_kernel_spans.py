@@ -63,3 +63,16 @@ def test_a_ratio_of_a_whole_trace_and_a_step_mean_is_reported(tmp_path):
 ])
 def test_a_comparison_that_names_the_spans_or_has_one_stays_quiet(tmp_path, sentence):
     assert _findings(tmp_path, sentence) == []
+
+
+def test_a_percentage_of_the_other_sides_time_is_a_comparison_too(tmp_path):
+    # a new user's trial (session 26): "0.3072 ms, about 3% of the A100's 10.69 ms" set a step's mean against a whole
+    # trace's total, and neither SG212 nor SG103 read the share: "N% of the X's" took no operands. 2.810 / 8.430 =
+    # 33.3 %, so the share is right and only the spans differ
+    (finding,) = _findings(tmp_path, "The fp16 step's kernel time is 2.810 ms, about 33% of the fp32 trace's 8.430 ms.")
+    assert finding.message == ("'33%' in /decision/summary compares kernel times that span different things: "
+                               "2.810 ms (fp16, job steps-b): a mean per profiled iteration; 8.430 ms (fp32, job "
+                               "trace-a): a total over the whole trace")
+    # near misses: one profile's part and whole; a percentage of a count, not of the other figure's side
+    assert _findings(tmp_path / "a", "GEMM/MatMul takes 6.120 ms, 73% of the fp32 trace's 8.430 ms.") == []
+    assert _findings(tmp_path / "b", "fp16 takes 2.810 ms on 40% of the 12 images.") == []

@@ -17,7 +17,7 @@ from studygen.checks.sg222_misquoted_figures import Figures, Measured, check, di
 from studygen.study import load_study
 from tests.conftest import copy_project
 
-from .studies import FAMILY, codes, collected_provenance, latency, load, record, spec
+from .studies import FAMILY, codes, collected_provenance, kernel_time, latency, load, record, spec
 
 # the RTX 3090 log's GPU compute median and its p99, as trtexec printed them
 GPU_COMPUTE = latency("fp16", 0.0439453, "28x28", batch=4,
@@ -432,3 +432,39 @@ def test_quoted_figures_leave_out_a_figure_per_item_when_asked():
     text = "1.13 ms per image, 2.1 ms/img, 0.5 ms a token, 3.04 ms at batch 1, 4.2 ms/iteration, 12.57 MiB per engine"
     assert [number for number, _, _ in quoted_figures(text, per_item=False)] == ["3.04", "4.2", "12.57"]
     assert len(list(quoted_figures(text))) == 6  # a time per image is still a time (SG224 reads it as a result)
+
+
+# ---- a difference of two figures, and a figure a record's notes state (a new user's trial, session 26: "0.0235 ms
+# less per step than the H100" of GEMM times 0.197598 and 0.17413 ms lay a digit from another group's 0.0135 ms;
+# "1.81 ms" of TF32 kernel time that collect's note states lay a digit from a group's 1.71 ms) ----
+
+def _kernel_findings(tmp_path, summary: str, notes=()):
+    # GEMM 0.2000 and 0.1765 ms on two GPUs (difference 0.0235); softmax 0.0135 and 0.0150; copy 1.71 ms on a third
+    provenance = [collected_provenance(gpu=gpu) for gpu in ("NVIDIA L40S", "NVIDIA A10", "NVIDIA L4")]
+    provenance[2]["notes"] = list(notes)
+    records = [record("l40s", [kernel_time("fp16", {"GEMM": 0.2, "softmax": 0.0135}, total=0.2135)], provenance[0]),
+               record("a10", [kernel_time("fp16", {"GEMM": 0.1765, "softmax": 0.015}, total=0.1915)], provenance[1]),
+               record("l4", [kernel_time("fp16", {"copy": 1.71}, total=1.71)], provenance[2])]
+    study = load(tmp_path, records=records, study=spec(decision={"shipped": False, "summary": summary}))
+    return check(CheckContext(study))
+
+
+def test_a_difference_of_two_figures_of_one_group_is_no_misquote(tmp_path):
+    assert _kernel_findings(tmp_path, "The A10 spends 0.0235 ms less in GEMM than the L40S.") == []
+
+
+def test_a_difference_needs_its_words_and_two_figures_of_one_group(tmp_path):
+    # no word of a difference: a quote of 0.0235 ms one digit from softmax's 0.0135 is reported
+    assert [f.key for f in _kernel_findings(tmp_path / "a", "The L40S runs softmax in 0.0235 ms.")] == [
+        "/decision/summary 0.0235 ms"]
+    # 0.0015 ms is the softmax gap; 0.0165 is no gap of one group (GEMM's is 0.0235) and lies a digit from 0.0135
+    assert _kernel_findings(tmp_path / "b", "Softmax takes 0.0015 ms less on the L40S than on the A10.") == []
+    assert [f.key for f in _kernel_findings(tmp_path / "c", "Softmax on the L40S is 0.0165 ms less than on the A10.")
+            ] == ["/decision/summary 0.0165 ms"]
+
+
+def test_a_figure_a_records_notes_state_is_no_misquote(tmp_path):
+    note = "trace.json.gz: 6 of 79 kernel launches ran TF32 tensor-core math by their names (1.81 ms, 17%)"
+    summary = "On the L4, 1.81 ms of kernel time ran TF32 math."
+    assert [f.key for f in _kernel_findings(tmp_path / "a", summary)] == ["/decision/summary 1.81 ms"]
+    assert _kernel_findings(tmp_path / "b", summary, notes=[note]) == []

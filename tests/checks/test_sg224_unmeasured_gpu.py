@@ -7,7 +7,7 @@ from __future__ import annotations
 from studygen.checks import CheckContext, sg224_unmeasured_gpu
 from studygen.findings import WARNING
 
-from .studies import collected_provenance, latency, load, record, spec
+from .studies import collected_provenance, kernel_time, latency, load, record, spec
 
 TEMPLATE = "{{ generated_note }}\n\n# {{ study.title }}\n\n{{ study.description }}\n\n{{ study.spec.decision.summary }}\n"
 
@@ -297,3 +297,90 @@ def test_two_gpus_named_and_a_field_the_readme_does_not_print(tmp_path):
     unprinted = "{{ generated_note }}\n\n# {{ study.title }}\n"
     found, _ = named_runs_findings(tmp_path / "b", "base at batch 8 takes 5.0 ms.", template=unprinted)
     assert found == []
+
+
+# ---- a shape none of the rows a clause is about was measured at, and an AP or plan size as a result (a new user's
+# trial, session 26: "The 512 x 512 H100 trace spends 64% of its kernel time in GEMMs." of runs all at 224 x 224;
+# "The fp16 run reaches AP 0.5806." in a study of fp32 and bf16) ----
+
+def shape_findings(tmp_path, summary: str, title: str = "Toy detector"):
+    """SG224's shape findings over fp16 on an H100 at 800x800 and 640x640, fp16 on a GTX 1070 at 800x800."""
+    records = [record("job0", [latency("fp16", 5.0), latency("fp16", 3.1, shape="640x640")],
+                      collected_provenance(gpu="NVIDIA H100 80GB HBM3")),
+               record("job1", [latency("fp16", 7.3)], collected_provenance(gpu="NVIDIA GeForce GTX 1070"))]
+    study = load(tmp_path, records=records, template=TEMPLATE,
+                 study=spec(title=title, decision={"shipped": False, "summary": summary}))
+    return [f for f in sg224_unmeasured_gpu.check(CheckContext(study)) if " x " in f.message]
+
+
+def test_a_result_at_a_shape_the_named_runs_never_ran_is_reported(tmp_path):
+    (finding,) = shape_findings(tmp_path, "On the GTX 1070, fp16 at 640x640 takes 4.0 ms.")
+    assert finding.message == ("/decision/summary states a result at 640 x 640 for the GTX 1070, fp16, which none of "
+                               "its records measured (shapes measured for the GTX 1070, fp16: 800 x 800)")
+    assert (finding.key, finding.code) == ("/decision/summary 640 x 640", "SG224")
+    assert finding.hint == "measure that shape, cite where the result comes from, or leave it out"
+    (title,) = shape_findings(tmp_path / "t", "Not decided.", title="fp16 at 1024 × 1024")
+    assert title.message == ("/title names 1024 x 1024 for fp16, which none of its records measured "
+                             "(shapes measured for fp16: 640 x 640, 800 x 800)")
+
+
+def test_shapes_measured_denied_or_without_a_result_pass(tmp_path):
+    passing = ["On the H100, fp16 at 640 x 640 takes 3.1 ms.",  # measured on that GPU
+               "At 800X800 every run takes over 5.0 ms.",  # measured, any case of x
+               "A 1024 x 1024 run was not measured.",  # denied
+               "We chose 512x512 inputs for a later study.",  # deferred, no result
+               "Images are resized to 1333 x 800 before inference.",  # no result stated
+               "The 800x800x3 tensor takes 5.0 ms."]  # no shape of two sizes
+    for index, summary in enumerate(passing):
+        assert shape_findings(tmp_path / str(index), summary) == [], summary
+
+
+def test_an_ap_or_plan_size_states_a_result_a_gpu_memory_does_not(tmp_path):
+    assert sg224_unmeasured_gpu.states_result("The fp8 run reaches AP 0.5806")
+    assert sg224_unmeasured_gpu.states_result("its engine is 24.38 MiB")
+    assert sg224_unmeasured_gpu.states_result("bf16 loses 0.75 AP points")
+    assert not sg224_unmeasured_gpu.states_result("the fleet has H200 141GB cards")
+    found = findings(tmp_path, summary="The fp8 run reaches AP 0.5806.")
+    assert [f.key for f in found] == ["/decision/summary fp8"]
+
+
+def test_a_shapes_x_is_no_ratio(tmp_path):
+    # "1333 x 800" stated no result before: it was read as a ratio of 1333, so a GPU beside it was reported
+    assert not sg224_unmeasured_gpu.states_result("inputs resized to 1333 x 800 on the A100")
+    assert sg224_unmeasured_gpu.states_result("the A100 is 1.4x the H100")
+    assert findings(tmp_path, summary="On the A100 inputs are resized to 1333 x 800.") == []
+    # a share is a result too: the shape beside it is read (it was, before, only by its x read as a ratio)
+    assert sg224_unmeasured_gpu.states_result("the 512 x 512 trace spends 64% of its kernel time in GEMMs")
+    assert [f.key for f in shape_findings(tmp_path / "share", "The 512 x 512 H100 run spends 64% in GEMMs.")] == [
+        "/decision/summary 512 x 512"]
+
+
+def test_tf32_is_measured_where_an_fp32_profile_lists_tf32_kernels(tmp_path):
+    # collect notes such kernels (PyTorch lets cuDNN run TF32 under fp32 by default); a 3xTF32 kernel is FP32 math
+    def tf32_findings(root, kernel: str):
+        profile = kernel_time("fp32", {"conv": 1.0}, total=1.0)
+        profile["groups"][0]["kernels"] = [{"name": kernel, "time_ms": 1.0}]
+        study = load(root, records=[record("job0", [profile])], template=TEMPLATE,
+                     study=spec(decision={"shipped": False, "summary": "On the H200, 1.0 ms of kernels ran TF32."}))
+        return [f.key for f in sg224_unmeasured_gpu.check(CheckContext(study)) if f.pointer != "/title"]
+
+    assert tf32_findings(tmp_path / "a", "sm80_xmma_fprop_implicit_gemm_tf32f32_tf32f32_f32_nhwc") == []
+    assert tf32_findings(tmp_path / "b", "cutlass_tensorop_3xtf32_gemm") == ["/decision/summary TF32"]
+    assert tf32_findings(tmp_path / "c", "ampere_sgemm_32x32_sliced1x4_tn") == ["/decision/summary TF32"]
+
+
+def test_shape_and_tf32_readings_from_the_mutation_runs_survivors(tmp_path):
+    # a measured shape before an unmeasured one in one field: the second is still read
+    found = shape_findings(tmp_path / "a", "At 800x800 fp16 takes 5.0 ms. At 1024x1024 it takes 9.0 ms.")
+    assert [f.key for f in found] == ["/decision/summary 1024 x 1024"]
+    # a field the README does not print: its shape is not read
+    records = [record("job0", [latency("fp16", 5.0)], collected_provenance(gpu="NVIDIA H100 80GB HBM3"))]
+    study = load(tmp_path / "b", records=records, template="{{ generated_note }}\n\n# {{ study.title }}\n",
+                 study=spec(title="Toy detector", decision={"shipped": False, "summary": "At 640x640 it takes 9.0 ms."}))
+    assert [f for f in sg224_unmeasured_gpu.check(CheckContext(study)) if " x " in f.message] == []
+    # a TF32 kernel under an fp16 variant says nothing of fp32 runs: TF32 stays unmeasured
+    profile = kernel_time("fp16", {"conv": 1.0}, total=1.0)
+    profile["groups"][0]["kernels"] = [{"name": "sm80_xmma_fprop_tf32f32_tf32f32_f32", "time_ms": 1.0}]
+    study = load(tmp_path / "c", records=[record("job0", [profile])], template=TEMPLATE,
+                 study=spec(title="Toy detector", decision={"shipped": False, "summary": "TF32 takes 1.0 ms."}))
+    assert [f.key for f in sg224_unmeasured_gpu.check(CheckContext(study))] == ["/decision/summary TF32"]

@@ -86,3 +86,13 @@ def test_a_relative_difference_against_a_zero_first_figure_is_undefined():
 def test_recomputed_adds_digits_until_it_differs_from_the_printed_figure():
     # 2.10 / 2.00 = 1.05 prints as the figure itself at two decimals, so a third is shown
     assert recomputed("ratio", fig("2.10"), fig("2.00"), fig("1.05", "x")) == "2.10 / 2.00 = 1.050x"
+
+
+def test_a_percentage_of_the_reference_after_it_is_read_as_its_share():
+    # "a, N% of the X's b": the share a / b, a form SG103 read no operands of (a new user's trial, session 26):
+    # 0.3072 / 10.69 = 2.87 %, so 3% holds and 9% does not
+    wrong = lint_text("The H100 step is 0.3072 ms, 9% of the A100's 10.69 ms.\n", "x.md")
+    assert [(f.code, f.message.split(":")[0]) for f in wrong] == [("SG103", "9% does not follow from 0.3072 and 10.69 ms")]
+    assert lint_text("The H100 step is 0.3072 ms, about 3% of the A100's 10.69 ms.\n", "x.md") == []
+    # "of" before a figure of another kind, or a multiple after "of", is no such share
+    assert lint_text("The H100 step is 0.3072 ms, 9% of the 12 images.\n", "x.md") == []

@@ -137,8 +137,10 @@ def test_new_suggests_the_collector_of_its_backend(tmp_path, run_cli):
     pytorch = run_cli("new", "eager", "--variants", "fp32,bf16", "--backend", "pytorch", "--root", tmp_path)
     assert pytorch.exit_code == 0, pytorch.err
     assert "collect trtexec" not in pytorch.err
+    # with --software torch=VERSION: a Kineto trace names no torch version, and check's SG209 asks for it (a new
+    # user's trial, session 26: the command as printed left check with an error per record)
     assert ("next: studygen collect torch-profile --family eager --job JOB --variant fp32 --trace TRACE --mode eager "
-            "--commit COMMIT") in pytorch.err
+            "--software torch=VERSION --commit COMMIT") in pytorch.err
     tensorrt = run_cli("new", "engine", "--variants", "fp16,int8", "--backend", "tensorrt", "--root", tmp_path)
     assert ("next: studygen collect trtexec --family engine --job JOB --variant fp16 --log LOG --commit COMMIT"
             in tensorrt.err) and "torch-profile" not in tensorrt.err
@@ -159,7 +161,7 @@ def test_the_collect_command_new_prints_leaves_no_waiver_matching_nothing(tmp_pa
              run_cli("collect", "torch-profile", "--family", "tp", "--job", "j1", "--variant", "fp32", "--trace", trace,
                      "--mode", "eager", "--commit", "0123abc", "--software", "torch=2.4.1"),
              run_cli("render", "tp"), run_cli("check", "tp")]
-    assert "--mode eager --commit COMMIT, then" in steps[0].err
+    assert "--mode eager --software torch=VERSION --commit COMMIT, then" in steps[0].err
     assert [step.exit_code for step in steps] == [0, 0, 0, 0], [step.out + step.err for step in steps]
     assert "SG216" not in steps[3].out and "repository commit" not in steps[3].out
     assert steps[3].out.endswith("0 error(s), 3 warning(s), 1 waived\n")  # new's three placeholders; no revision

@@ -1,0 +1,427 @@
+"""SG225 kernel-time share not given: a share of kernel time in the study file's prose ("GEMMs take 54%
+of the step's kernel time") that no profile the sentence is about gives.
+
+A share printed without its two operands ("54%", where "0.1741 of 0.3883 ms,
+45%" prints them) is left alone by SG103, which derives a figure only from
+figures in its own sentence; the README's kernel-time table prints each
+group's time and one total row per profile, so a reader checks it by hand.
+Here each percentage followed by "of" and, within its clause, words for a
+profile's time (:data:`_KERNEL_WHOLE`: "kernel time", "the profiled step",
+"GPU time", "the trace", "the total"), with no figure of a unit between
+them (that is an operand, SG103's and SG212's to read), is a share claim.
+It is about:
+
+- the kernel group the sentence names (a group name of the study's kernel-time
+  rows as whole words, any case; the nearest before the percentage, else the
+  nearest after it): a sentence naming none is not read;
+- the profiles of the runs the sentence names (their GPU model, variant or
+  precision, as SG224 reads a clause: :func:`~.sg224_unmeasured_gpu.rows_named`,
+  or their job id), every kernel-time profile where it names none; only those
+  that have the named group.
+
+Its share in a profile is the group's time over the profile's total
+(``profiled_total_ms``), in %. The percentage holds when one of those
+profiles' shares rounds or is cut to it at its printed decimals; after a
+hedge (:data:`_HEDGE`: "about", "around", "roughly", "nearly", "~") when one
+lies within one unit of its last printed digit; after a bound (:data:`_AT_LEAST`,
+:data:`_AT_MOST`: "over", "more than", "under", "less than") when one lies on
+its side. A percentage no profile gives is an SG225 error at its line, naming
+each profile's share. A clause that denies, defers, cites or supposes
+(as SG224 reads it: :func:`~.sg224_unmeasured_gpu.unread_clause`), and a
+percentage the README does not print, are not read.
+
+A multiple of one group's time between two runs, written without their
+times ("attention on the MI300X takes 2.5x the H100's", "doubles", "three
+times as long"; :data:`_MULTIPLE`), is read the same way: the sentence names
+two GPU models, else two variants (then at most one GPU, which narrows both),
+and a kernel group, else the runs' kernel time as a whole (the profiles'
+totals); it holds when the group's time in a profile of one side over its
+time in one of the other, of the same span (:func:`~studygen.records.profile_spread.kernel_span`:
+a whole trace's total is no step's), either way round, gives the figure at
+its printed decimals (one unit after a hedge), or for a multiple in words
+lies within :data:`WORD_TOLERANCE` of it (twice that after a hedge). A
+sentence that prints a time is left to SG103, which reads a ratio against
+its own figures. A difference of the two runs' times written as the one time
+of the sentence ("0.05 ms less", "about 20 µs slower"; :data:`_DIFFERENCE`)
+is read the same way, held to the difference of the two profiles' times at
+its printed decimals in its unit (one unit after a hedge).
+
+A range of kernel times ("from 0.3072 to 0.3500 ms", "between 0.6 and 2.2
+ms": :data:`_RANGE`) in a sentence saying it is a range, of the group it
+names (the total where it names only kernel time), is held to every profile
+of the runs it names, of the span of the profile an end of it gives: its
+ends must give the least and the largest (:func:`_range_finding`). A range
+neither end of which a profile gives is another source's, not read.
+
+A best-of over every group said of one GPU model ("the H100 is the fastest
+GPU in every kernel group", "slowest in all groups": :data:`_EVERY_GROUP`)
+is held to each named group (``other`` aside) of its profiles against those of
+the other GPUs of the same variant and span: every group where another GPU
+spends less time (more, for "slowest") is named.
+
+Case (a new user's trial, session 26): "On the MI300X, GEMM and conv kernels
+take 54% of the step's kernel time." passed check where the profile gives
+0.17413 of 0.388344 ms, 44.8 %; "On the A100, elementwise kernels take 26%
+of the kernel time." passed where that trace gives 16.0 %; "The MI300X doubles
+the H100's elementwise time." passed where the two steps give 0.047652 against
+0.027807 ms, 1.71x; "The MI300X spends 0.05 ms less per step in GEMM and conv
+kernels than the H100." passed where the steps differ by 0.0235 ms; "The H100
+is the fastest GPU in every kernel group." passed where the MI300X's GEMMs take
+0.17413 ms against the H100's 0.197598; "Per-step kernel time ranges from 0.3072
+to 0.3500 ms across the GPUs." passed where the MI300X's step totals 0.388344 ms.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..findings import Finding
+from ..numbers import format_number
+from ..patterns import lazy_compile
+from ..records.kinds import Kind
+from ..records.load import yaml_text_line
+from ..study.placeholders import claim_strings
+from .prose_figures import decimals_of, matches, printed_as, sentence_bounds
+from .sg222_misquoted_figures import names_in
+from ..records.profile_spread import kernel_span
+from .sg224_unmeasured_gpu import GPU_MODEL, clause_bounds, is_measured, model_key, model_words, rows_named, unread_clause
+
+CODE = "SG225"
+# a percentage and the "of" after it: group 1 the figure, group 2 the words that may bound it before
+_SHARE = lazy_compile(r"(?:\b(about|around|roughly|nearly|almost|approximately|some|over|more\s+than|above|"
+                      r"at\s+least|under|less\s+than|below|at\s+most|up\s+to)\s+|~\s*)?"
+                      r"(?<![\w.])(\d{1,3}(?:\.\d+)?)\s?%\s+of\s+", re.IGNORECASE)
+# what names a profile's whole time after "N% of": the share is of a kernel-time profile's total
+_KERNEL_WHOLE = lazy_compile(r"\b(?:kernel[\s-]time|kernel\s+total|gpu\s+(?:kernel\s+)?time|profiled\s+"
+                             r"(?:total|time|step|iteration)|(?:profiled\s+)?steps?\b|trace\b|total\b)", re.IGNORECASE)
+# a figure with a unit between the percentage and that whole: its operand is printed (SG103 and SG212 read it)
+# (a figure stands alone: "L40S" holds none)
+_FIGURE = lazy_compile(r"(?<![\w.])\d+(?:\.\d+)?\s*(?:ms|µs|μs|us|s)\b", re.IGNORECASE)
+_REACH = 60  # characters from "of" to the words naming the whole, within the clause
+_HEDGE = ("about", "around", "roughly", "nearly", "almost", "approximately", "some", "~")
+_AT_LEAST = ("over", "more than", "above", "at least")
+_AT_MOST = ("under", "less than", "below", "at most", "up to")
+_HINT = ("quote the share the profile gives (the group's time over its profiled total), name the run it is of, "
+         "or print its two figures beside it")
+
+
+def profile_times(study) -> list[tuple[object, dict[str, float]]]:
+    """``(total row, {group: time in ms})`` of each kernel-time profile of
+    ``study`` with a positive profiled total, in row order; the groups hold
+    ``total`` too."""
+    profiles: dict[int, dict] = {}
+    for row in study.rows:
+        if row.kind == Kind.KERNEL_TIME and row.value is not None and row.group:
+            profiles.setdefault(id(row.result), {})[row.group] = row
+    return [(groups["total"], {group: float(row.value) for group, row in groups.items()})
+            for groups in profiles.values() if "total" in groups and groups["total"].value > 0]
+
+
+def profile_shares(study) -> list[tuple[object, dict[str, float]]]:
+    """``(total row, {group: share in %})`` of each kernel-time profile of
+    ``study`` (:func:`profile_times`); each group's share is its time over
+    the profile's total x 100."""
+    return [(total, {group: 100.0 * time / times["total"] for group, time in times.items() if group != "total"})
+            for total, times in profile_times(study)]
+
+
+def holds(text: str, bound: str, share: float) -> bool:
+    """Whether ``share`` (%) gives the percentage printed as ``text`` after
+    the words ``bound`` (lower case, '' for none; see the module docstring)."""
+    decimals = decimals_of(text)
+    unit, value = 10.0 ** -decimals, float(text)
+    if bound in _AT_LEAST:
+        return share >= value - unit / 2
+    if bound in _AT_MOST:
+        return share <= value + unit / 2
+    if bound in _HEDGE:
+        return abs(share - value) <= unit * (1 + 1e-9)
+    return text in printed_as(share, decimals)
+
+
+def _named_group(sentence: str, offset: int, groups: set[str]) -> str | None:
+    """The group of ``groups`` named in ``sentence`` nearest before ``offset``, else nearest after it; None for
+    none. A longer name found at the same place wins ("GEMM and conv" over "GEMM")."""
+    found = []
+    for group in groups:
+        for match in re.finditer(rf"(?<![\w-]){re.escape(group)}(?![\w-])", sentence, re.IGNORECASE):
+            found.append((match.start() > offset, abs(offset - match.start()), -len(group), group))
+    return min(found)[3] if found else None
+
+
+def check(context) -> list[Finding]:
+    """SG225 findings of kernel-time shares and multiples in the study file's prose (see the module docstring)."""
+    study = context.study
+    profiles = times = None
+    readme, findings = context.rendered_readme, []
+    for path, text in claim_strings(study.spec):
+        for match in _MULTIPLE.finditer(text):
+            if times is None:
+                times = profile_times(study)
+            finding = _multiple_finding(study, path, text, match, times, readme) if times else None
+            if finding is not None:
+                findings.append(finding)
+        for match in _RANGE.finditer(text):
+            if times is None:
+                times = profile_times(study)
+            finding = _range_finding(study, path, text, match, times, readme) if times else None
+            if finding is not None:
+                findings.append(finding)
+        for match in _EVERY_GROUP.finditer(text):
+            if times is None:
+                times = profile_times(study)
+            finding = _best_finding(study, path, text, match, times, readme) if times else None
+            if finding is not None:
+                findings.append(finding)
+        for match in _DIFFERENCE.finditer(text):
+            if times is None:
+                times = profile_times(study)
+            finding = _multiple_finding(study, path, text, match, times, readme, difference=True) if times else None
+            if finding is not None:
+                findings.append(finding)
+        for match in _SHARE.finditer(text):
+            begin, end = clause_bounds(text, match.start(2))
+            whole = _KERNEL_WHOLE.search(text, match.end(), min(end, match.end() + _REACH))
+            if whole is None or _FIGURE.search(text, match.end(), whole.start()):
+                continue
+            if profiles is None:
+                profiles = profile_shares(study)
+            if not profiles or unread_clause(text[begin:end]):
+                continue
+            number = match.group(2)
+            if readme is not None and f"{number}%" not in readme and f"{number} %" not in readme:
+                continue  # a field the README does not print
+            s_begin, s_end = sentence_bounds(text, match.start(2))
+            sentence = text[s_begin:s_end]
+            group = _named_group(sentence, match.start(2) - s_begin, {g for _, shares in profiles for g in shares})
+            if group is None:
+                continue
+            named, about = _profiles_named(study, profiles, sentence)
+            shares = [(total, share[group]) for total, share in about if group in share]
+            bound = re.sub(r"\s+", " ", (match.group(1) or ("~" if match.group(0).startswith("~") else "")).lower())
+            if not shares or any(holds(number, bound, share) for _, share in shares):
+                continue
+            pointer = "/" + "/".join(map(str, path))
+            listed = "; ".join(f"{format_number(share, 1)}% in job {total.job_id} ({total.variant}"
+                               f"{', ' + total.gpu if total.gpu else ''})" for total, share in shares)
+            written = f"{match.group(1) + ' ' if match.group(1) else ''}{number}%"
+            findings.append(Finding(
+                CODE, f"{pointer} gives {group} {written} of the kernel time, which no profile {'it names ' if named else ''}"
+                f"gives: {listed}", study.rel(study.study_path), line=yaml_text_line(study.spec_text, path, match.start(2)),
+                pointer=pointer, key=f"{pointer} {group} {number}%", hint=_HINT))
+    return findings
+
+
+def _profiles_named(study, profiles: list, sentence: str) -> tuple[bool, list]:
+    """``(named, profiles)``: the ``profiles`` of the runs ``sentence`` names, by job id, else by GPU model,
+    variant or precision (:func:`~.sg224_unmeasured_gpu.rows_named`), ``named`` True; all of them, ``named``
+    False, where it names none."""
+    by_job = [p for p in profiles if names_in(sentence, {p[0].job_id.lower()})]
+    if by_job:
+        return True, by_job
+    subject, rows = rows_named(study, [total for total, _ in profiles], sentence)
+    if not subject:
+        return False, profiles
+    kept = {id(row) for row in rows}
+    return True, [p for p in profiles if id(p[0]) in kept]
+
+
+# A multiple: "2.5x", "3 times", "twice", "doubles", "half"; group 1 a hedge before it, 2 a figure, 3 a word
+_MULTIPLE = lazy_compile(
+    r"(?:\b(about|around|roughly|nearly|almost|approximately|some)\s+|~\s*)?(?:(?<![\w.])(\d+(?:\.\d+)?)\s?"
+    r"(?:x|×|times)(?![\w-])(?!\s*\d)|\b(twice|doubles?|doubled|doubling|triples?|tripled|half|halves|halved|"
+    r"(?:two|three|four|five|ten)\s+times)\b)", re.IGNORECASE)
+_WORD_MULTIPLES = {"twice": 2.0, "double": 2.0, "doubles": 2.0, "doubled": 2.0, "doubling": 2.0, "triple": 3.0,
+                   "triples": 3.0, "tripled": 3.0, "half": 0.5, "halves": 0.5, "halved": 0.5, "two times": 2.0,
+                   "three times": 3.0, "four times": 4.0, "five times": 5.0, "ten times": 10.0}
+# A difference of two runs' times: "0.05 ms less", "about 20 µs slower"; group 1 a hedge, 2 the figure, 3 its unit
+_DIFFERENCE = lazy_compile(
+    r"(?:\b(about|around|roughly|nearly|almost|approximately|some)\s+|~\s*)?(?<![\w.])(\d+(?:\.\d+)?)\s?"
+    r"(ms|µs|μs|us)\s+(?:less|more|faster|slower|longer|shorter|lower|higher)\b", re.IGNORECASE)
+_PER_MS = {"ms": 1.0, "µs": 1000.0, "μs": 1000.0, "us": 1000.0}  # the factor from the rows' ms to a unit
+# how far a multiple in words may lie from the ratio it states ("doubles" of 1.9x to 2.1x); after a hedge, twice that
+WORD_TOLERANCE = 0.1
+# the profile's whole time, where a multiple names no group ("the MI300X's kernel time is 1.3x the H100's")
+_TOTAL_WORDS = lazy_compile(r"\b(?:kernel[\s-]time|total|profiled\s+(?:step|time))\b", re.IGNORECASE)
+
+
+def _sides(study, times: list, sentence: str) -> tuple[list[str], list[list]] | None:
+    """``(names, [profiles of the first, of the second])``: the two GPU models the sentence names, else its two
+    variants (narrowed to the one GPU it names, if any), each with the profiles of ``times`` that are of it; None
+    where it names neither two GPUs nor two variants."""
+    gpus = list(dict.fromkeys(m.group(1) for m in GPU_MODEL.finditer(sentence)))
+    if len({model_key(g) for g in gpus}) == 2:
+        return gpus, [[p for p in times if p[0].gpu and is_measured(model_key(g), model_words(p[0].gpu))]
+                      for g in gpus]
+    variants = [name for name in study.variants
+                if names_in(sentence, {n.lower() for n in (name, str(study.variant_label(name))) if n})]
+    if len(variants) != 2:
+        return None
+    if len(gpus) == 1:
+        times = [p for p in times if p[0].gpu and is_measured(model_key(gpus[0]), model_words(p[0].gpu))]
+    return variants, [[p for p in times if p[0].variant == v] for v in variants]
+
+
+def _difference_holds(match, gap_ms: float) -> bool:
+    """Whether ``gap_ms`` (a difference of two profiles' times, either way round) gives the difference ``match``
+    (:data:`_DIFFERENCE`) prints, at its decimals in its unit (one unit of its last digit after a hedge)."""
+    hedged = match.group(1) is not None or match.group(0).startswith("~")
+    return holds(match.group(2), "about" if hedged else "", abs(gap_ms) * _PER_MS[match.group(3).lower()])
+
+
+def _multiple_holds(match, ratio: float) -> bool:
+    """Whether ``ratio`` (either way round) gives the multiple ``match`` prints (see the module docstring)."""
+    hedged = match.group(1) is not None or match.group(0).startswith("~")
+    for value in (ratio, 1.0 / ratio):
+        if match.group(2) is not None:
+            if holds(match.group(2), "about" if hedged else "", value):
+                return True
+        elif abs(value / _WORD_MULTIPLES[re.sub(r"\s+", " ", match.group(3).lower())] - 1) <= \
+                WORD_TOLERANCE * (2 if hedged else 1) + 1e-9:
+            return True
+    return False
+
+
+def _multiple_finding(study, path: tuple, text: str, match, times: list, readme: str | None,
+                      difference: bool = False) -> Finding | None:
+    """The SG225 finding of the multiple ``match`` in ``text`` (a prose field at ``path``): the sentence names two
+    runs (:func:`_sides`) and a kernel group (or their kernel time as a whole), prints no time of its own (that is
+    SG103's to read) and states a result; the multiple holds when the ratio of the group's time between any
+    profile of one side and any of the other, of one span, gives it either way round. None where it holds or is
+    not read."""
+    s_begin, s_end = sentence_bounds(text, match.start())
+    sentence = text[s_begin:s_end]
+    begin, end = clause_bounds(text, match.start())
+    # a multiple: no time printed; a difference: none but its own
+    printed = [m for m in _FIGURE.finditer(sentence) if not difference or m.start() != match.start(2) - s_begin]
+    if printed or unread_clause(text[begin:end]):
+        return None
+    sides = _sides(study, times, sentence)
+    if sides is None:
+        return None
+    names, (first, second) = sides
+    group = _named_group(sentence, match.start() - s_begin, {g for _, t in times for g in t if g != "total"})
+    if group is None:
+        group = "total" if _TOTAL_WORDS.search(sentence) else None
+    pairs = [(a, b) for a in first for b in second if group in a[1] and group in b[1] and a[1][group] > 0
+             and b[1][group] > 0 and kernel_span(a[0].record, a[0].result) == kernel_span(b[0].record, b[0].result)]
+    if group is None or not pairs or any(
+            _difference_holds(match, a[1][group] - b[1][group]) if difference
+            else _multiple_holds(match, a[1][group] / b[1][group]) for a, b in pairs):
+        return None
+    written = match.group(0).strip()
+    if readme is not None and written not in readme:
+        return None  # a field the README does not print
+    pointer = "/" + "/".join(map(str, path))
+    if difference:
+        factor = _PER_MS[match.group(3).lower()]
+        listed = "; ".join(f"{format_number(abs(a[1][group] - b[1][group]) * factor, decimals_of(match.group(2)) + 1)} "
+                           f"{match.group(3)} (job {a[0].job_id} against {b[0].job_id})" for a, b in pairs)
+    else:
+        listed = "; ".join(f"{format_number(a[1][group] / b[1][group], 2)}x (job {a[0].job_id} against {b[0].job_id})"
+                           for a, b in pairs)
+    what = "kernel time" if group == "total" else f"{group} time"
+    return Finding(CODE, f"{pointer} says '{written}' of the {what} of {names[0]} and {names[1]}, which the "
+                   f"profiles give as {listed}", study.rel(study.study_path),
+                   line=yaml_text_line(study.spec_text, path, match.start()), pointer=pointer,
+                   key=f"{pointer} {group} {written}", hint=_MULTIPLE_HINT)
+
+
+_MULTIPLE_HINT = ("quote the ratio of the two profiles' times, or print the two times beside it (lint's derived-figure rule then "
+                  "checks it)")
+
+
+# A best-of over every kernel group: "the H100 is the fastest GPU in every kernel group", "slowest in all groups";
+# group 1 the superlative
+_EVERY_GROUP = lazy_compile(r"\b(fastest|quickest|slowest)\b[^.;:]{0,60}?\b(?:in|across|for)\s+(?:every|each|all)"
+                            r"(?:\s+(?:of\s+)?the)?\s+(?:kernel[\s-])?groups?\b", re.IGNORECASE)
+
+
+def _best_finding(study, path: tuple, text: str, match, times: list, readme: str | None) -> Finding | None:
+    """The SG225 finding of a best-of over every kernel group (:data:`_EVERY_GROUP`) said of the one GPU model its
+    sentence names: each group where a profile of another GPU, of the same span and variant, spends less time
+    (more, for "slowest") than every profile of the named one. None where it holds, names no one GPU, or is not
+    read (a denial, a citation, a field the README does not print)."""
+    s_begin, s_end = sentence_bounds(text, match.start())
+    sentence = text[s_begin:s_end]
+    begin, end = clause_bounds(text, match.start())
+    gpus = list(dict.fromkeys(model_key(m.group(1)) for m in GPU_MODEL.finditer(sentence)))
+    if len(gpus) != 1 or unread_clause(text[begin:end]):
+        return None
+    named = [p for p in times if p[0].gpu and is_measured(gpus[0], model_words(p[0].gpu))]
+    others = [p for p in times if p not in named]
+    slowest = match.group(1).lower() == "slowest"
+    beaten = []
+    for profile in named:
+        span = kernel_span(profile[0].record, profile[0].result)
+        for group, time in profile[1].items():
+            if group in ("total", "other"):
+                continue  # a group of kernels no rule named is no group a reader compares
+            for rival in others:
+                theirs = rival[1].get(group)
+                if theirs is None or rival[0].variant != profile[0].variant or \
+                        kernel_span(rival[0].record, rival[0].result) != span:
+                    continue
+                if (theirs > time) if slowest else (theirs < time):
+                    beaten.append((group, time, theirs, rival[0]))
+    if not named or not beaten:
+        return None
+    written = match.group(0)
+    if readme is not None and match.group(1) not in readme:
+        return None  # a field the README does not print
+    pointer = "/" + "/".join(map(str, path))
+    listed = "; ".join(f"{group}: {format_number(time)} ms against {format_number(theirs)} ms on {rival.gpu} "
+                       f"(job {rival.job_id})" for group, time, theirs, rival in beaten)
+    return Finding(CODE, f"{pointer} says '{written}', which the profiles do not give: {listed}",
+                   study.rel(study.study_path), line=yaml_text_line(study.spec_text, path, match.start()),
+                   pointer=pointer, key=f"{pointer} {match.group(1).lower()} every group",
+                   hint="name the groups where it holds, or say where another GPU is faster")
+
+
+# A range of times: "from 0.3072 to 0.3883 ms", "between 0.31 and 0.39 ms", "0.3072-0.3883 ms"; groups 1 and 3 the
+# ends, 2 and 4 their units (the first may be left out)
+_RANGE = lazy_compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*(ms|µs|μs|us)?\s*(?:to|and|–|-)\s*(\d+(?:\.\d+)?)\s*"
+                      r"(ms|µs|μs|us)\b", re.IGNORECASE)
+# what says a sentence states a range over runs, not a pair it compares
+_RANGE_WORDS = lazy_compile(r"\b(?:ranges?|ranging|spans?|from|between|varies|vary)\b", re.IGNORECASE)
+
+
+def _range_finding(study, path: tuple, text: str, match, times: list, readme: str | None) -> Finding | None:
+    """The SG225 finding of a range of kernel times (:data:`_RANGE`) that leaves out a profile's figure or reaches
+    past them all: the group the sentence names (its profiles' total where it names none but their kernel time),
+    over the profiles of the runs it names of the span of the profiles an end gives (an end that no profile's
+    figure gives at its digits anchors nothing: a range of no end measured is not read). It holds when its low end
+    gives the least of those figures and its high end the largest, each rounded or cut to its printed decimals."""
+    s_begin, s_end = sentence_bounds(text, match.start())
+    sentence = text[s_begin:s_end]
+    begin, end = clause_bounds(text, match.start())
+    if not _RANGE_WORDS.search(sentence) or unread_clause(text[begin:end]):
+        return None
+    group = _named_group(sentence, match.start() - s_begin, {g for _, t in times for g in t if g != "total"})
+    if group is None:
+        group = "total" if _TOTAL_WORDS.search(sentence) else None
+    if group is None:
+        return None
+    low, high, unit = match.group(1), match.group(3), match.group(4).lower()
+    factor = _PER_MS[unit]
+    _, about = _profiles_named(study, times, sentence)
+    about = [p for p in about if group in p[1]]
+    anchors = {kernel_span(p[0].record, p[0].result) for p in about
+               if matches(low, p[1][group] * factor) or matches(high, p[1][group] * factor)}
+    if len(anchors) != 1:
+        return None
+    span = anchors.pop()
+    values = sorted(p[1][group] for p in about if kernel_span(p[0].record, p[0].result) == span)
+    if len(values) < 2 or (matches(low, values[0] * factor) and matches(high, values[-1] * factor)):
+        return None
+    if readme is not None and high not in readme:
+        return None  # a field the README does not print
+    pointer = "/" + "/".join(map(str, path))
+    what = "kernel time" if group == "total" else f"{group} time"
+    shown = max(decimals_of(low), decimals_of(high))  # the profiles' ends at the digits the range is printed with
+    return Finding(CODE, f"{pointer} gives the {what} from {low} to {high} {match.group(4)}, but the "
+                   f"{len(values)} profiles it is about range from {format_number(values[0] * factor, shown)} to "
+                   f"{format_number(values[-1] * factor, shown)} {match.group(4)}", study.rel(study.study_path),
+                   line=yaml_text_line(study.spec_text, path, match.start()), pointer=pointer,
+                   key=f"{pointer} {group} {low} to {high}",
+                   hint="give the range over every profile it is about, or name the runs it covers")
