@@ -30,9 +30,9 @@ widened by half its last printed digit (``0.19 to 0.21`` covers 0.185 to
   table (the two figures of a ``0.409 → 0.073`` cell, or two columns whose
   headers differ in a word or two such as fp16 / FP8); a ``%`` or ``x``
   range worded as a difference, when no ``%``/``x`` column fits, against
-  per-row relative differences or ratios. A ratio between two precisions
-  the sentence names is not read against a ratio column whose header names
-  other sides (:func:`.column_pairs.may_hold_ratio`).
+  per-row relative differences (over the column named after "than": :func:`.column_pairs.stated_pair`) or
+  ratios. A ratio between two precisions the sentence names is not read against a ratio column whose header
+  names other sides (:func:`.column_pairs.may_hold_ratio`).
 - Precision first: a column the range fits clears it when that column is
   as plausible a summary (both endpoints found, a shared header word) as
   the best column it does not fit; otherwise the finding names the most
