@@ -160,14 +160,11 @@ def tied_elsewhere(table: Table, first: Series, second: Series, sentence: Senten
         table.heading_words & words and names_both(first, second, sentence.keywords))
 
 
-def stated_pair(table: Table, first: Series, second: Series, sentence: Sentence, end: int,
-                relative: bool) -> tuple[bool, Series | None]:
+def stated_pair(table: Table, first: Series, second: Series, sentence: Sentence, end: int) -> tuple[bool, Series | None]:
     """(whether a relative range ending at offset ``end`` of ``sentence`` may state a change of this pair, the
     column it names as the change's reference or None). "12-20% higher than Triton" states a change of
     Triton's column and the other column the sentence names: a pair of two others, or holding Triton and an
     engine the sentence does not name, is not it (:func:`reference_side`, :func:`names_another_reference`)."""
-    if not relative:
-        return True, None
     after = sentence.text[end - sentence.start:]
     reference = reference_side(first, second, after)
     if reference is None:
@@ -226,7 +223,7 @@ def pair_reading(first: Series, second: Series, rows: list[int], rng: Range, rel
     rows hold both figures, or the sentence states no change of this pair."""
     reference = None
     if relative and sentence is not None:
-        stated, reference = stated_pair(first.table, first, second, sentence, rng.end, relative)
+        stated, reference = stated_pair(first.table, first, second, sentence, rng.end)
         if not stated:
             return None
     pairs = [(i, first.values[i], second.values[i]) for i in rows if first.values[i] is not None and second.values[i] is not None]

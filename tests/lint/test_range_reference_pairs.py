@@ -92,3 +92,49 @@ def test_an_unnamed_pair_does_not_stand_in_for_the_named_one():
     assert "a relative difference of 'Alpha' and 'Gamma'" in finding.message
     assert "its 4 rows run 25.0 to 36.8%" in finding.message
 
+
+
+def test_a_summary_reads_precision_columns_under_a_quantity_heading_when_both_are_named():
+    # "fp8" and "fp16" name no quantity: the heading "Throughput (tokens/sec)" ties the pair, both named
+    precisions = SUMMARY.replace("| Batch | Alpha | Beta |", "| Batch | fp8 | fp16 |")
+    (finding,) = _sg101(precisions, "fp8 achieves 9-37% higher throughput than fp16 across all batch sizes.")
+    assert "a relative difference of 'fp8' and 'fp16'" in finding.message
+    assert "its 4 rows run 25.0 to 36.8%" in finding.message
+    # one precision named: no tie to that pair
+    assert _sg101(precisions, "fp8 achieves 9-37% higher throughput across all batch sizes.") == []
+
+
+def test_a_two_column_pair_needs_only_its_reference_named():
+    (finding,) = _sg101(SAME_SECTION, "It achieves 25-30% higher throughput than Beta.")
+    assert "(1300 - 950) / 950 = 36.8%" in finding.message
+
+
+def test_a_reference_in_the_first_column_is_the_base():
+    # "lower than Alpha's": over Alpha, (a - b) / a runs 20.0 to 26.9%; over Beta it would run 25.0 to 36.8%
+    (finding,) = _sg101(SAME_SECTION, "Beta's throughput is 26-37% lower than Alpha's.")
+    assert "'1' ((50 - 40) / 50 = 20.0%)" in finding.message
+    assert "'8' ((240 - 190) / 240 = 20.8%)" in finding.message
+
+
+def test_a_range_naming_no_reference_over_three_columns_is_read():
+    # no "than": every pair may be meant; Alpha over Gamma (25.0 to 36.8%) fits and clears it
+    assert _sg101(THREE, "Alpha achieves 25-37% higher throughput across all batch sizes.") == []
+
+
+def test_a_round_end_over_a_pair_is_a_bound():
+    # 25 is a row's figure (25.0%), 40 a multiple of five beyond 36.8%: a round bound, no misstatement
+    assert _sg101(SAME_SECTION, "Alpha achieves 25-40% higher throughput than Beta.") == []
+
+
+# a column printed finer than a range: ends at one decimal over rows at three
+MODELS = "# Models\n\n| Model | Speedup (x) |\n|---|---:|\n| a | 1.312 |\n| b | 1.654 |\n| c | 2.083 |\n\n{claim}\n"
+
+
+def test_a_decimal_end_printed_coarser_than_the_rows_is_judged_by_its_step():
+    # 2.7 is no multiple of 0.5 and lies 0.6 (more than a 0.1 step, 30%) beyond 2.083
+    (finding,) = _sg101(MODELS, "Speedups run 1.3-2.7x.")
+    assert finding.line == 9
+    assert finding.message == ("range 1.3-2.7x is wider than every row of 'Speedup (x)' in the table at line 3: "
+                               "its 3 rows run 1.312 to 2.083x ('a' to 'c')")
+    # 2.5 is a round bound at one decimal (25 tenths, a multiple of five)
+    assert _sg101(MODELS, "Speedups run 1.3-2.5x.") == []
