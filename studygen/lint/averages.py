@@ -14,7 +14,12 @@ is the table's (the arithmetic mean first among equals), and each cell it
 does not fit is a finding (the printed inputs and the recomputed mean in the
 message), also where another mean happens to fit that one cell. A single average cell, or
 cells no mean fits the majority of, say nothing (a weighted mean or an
-average over runs the table does not show is not a contradiction).
+average over runs the table does not show is not a contradiction). In a
+derived column (a speedup) the Average row may state either the mean of the
+column's figures or the column's formula over the averaged operands (the
+ratio of the mean rates): each reader leaves the other's reading alone
+(:func:`states_row_mean`, ``given``). A first column of labels too long to
+be a label column (a prompt's text) still names the average row.
 
 A prose average of one column ("Average peak memory across the four
 configurations is 68 GB", "The mean peak memory is 68 GB": the statistic word,
@@ -113,6 +118,8 @@ def _average_rows(table: Table) -> list[_Cell]:
     cells = []
     start = 0
     label_columns = table.label_columns
+    if not label_columns and all(series.column != 0 for series in table.series):
+        label_columns = [0]  # a first column of long labels (a prompt's text) is no label column, yet names the rows
     for index, row in enumerate(table.rows):
         kinds = [average_kind(row.cells[c]) for c in label_columns]
         kind = next((k for k in kinds if k), None)
@@ -130,6 +137,19 @@ def _average_rows(table: Table) -> list[_Cell]:
             if stated is not None and len(inputs) >= 2 and len(inputs) == len(group):
                 cells.append(_Cell(stated, inputs, allowed, row, series, f"the {len(inputs)} rows above"))
     return cells
+
+
+def states_row_mean(table: Table, series: Series, row_index: int) -> bool:
+    """True when row ``row_index`` of ``table`` is an average row whose cell in ``series`` (matched by column
+    and sub-column: a re-signed copy of the series counts) is one of its allowed means of the rows above, to the
+    printed digits. A derived column's average row may state the mean of the column's own figures (the
+    mean of three speedups) rather than the formula over the averaged operands (the ratio of two mean
+    rates): SG103's column reader leaves such a cell to :func:`average_findings`."""
+    row = table.rows[row_index]
+    for cell in _average_rows(table):
+        if cell.row is row and cell.series.column == series.column and cell.series.sub == series.sub:
+            return any(_fits(kind, cell.inputs, cell.stated) for kind in cell.allowed)
+    return False
 
 
 def _average_columns(table: Table) -> list[_Cell]:
@@ -155,10 +175,12 @@ def _enough(matched: int, total: int) -> bool:
     return matched >= 2 and matched * 3 >= total * 2
 
 
-def average_findings(table: Table) -> list[tuple[int, str, str]]:
+def average_findings(table: Table, given: set[tuple[int, int]] = frozenset()) -> list[tuple[int, str, str]]:
     """(line, message, hint) of each average cell of ``table`` that no mean
     of its figures gives, where the table's other average cells follow one
-    (see the module docstring)."""
+    (see the module docstring). ``given``: (id of the row, column) of the
+    cells a derived column's formula gives (a speedup column's Average row
+    may be the ratio of the averaged rates): those are no finding."""
     found = []
     for cells in (_average_rows(table), _average_columns(table)):
         if len(cells) < 3:
@@ -173,6 +195,8 @@ def average_findings(table: Table) -> list[tuple[int, str, str]]:
             fitted = verdict.get(best)
             if fitted or (fitted is None and any(verdict.values())):
                 continue  # the table's mean fits (or is undefined here, as a geometric mean over a zero, and another fits)
+            if (id(cell.row), cell.series.column) in given:
+                continue  # the column's own formula over the averaged operands gives it
             value = _mean(best, [f.value for f in cell.inputs])
             shown = "undefined" if value is None else with_unit(format_number(value, cell.stated.decimals + 1), cell.stated.unit)
             computed = _interval(best, cell.inputs)
@@ -238,4 +262,4 @@ def prose_average_findings(document: Document) -> list[tuple[int, str, str]]:
     return found
 
 
-__all__ = ["average_findings", "average_kind", "prose_average_findings"]
+__all__ = ["average_findings", "average_kind", "prose_average_findings", "states_row_mean"]

@@ -95,7 +95,7 @@ from ..patterns import lazy_compile
 from .best_columns import PER_ROW_EXTREME_RE, names_quantity, variant_columns
 from .best_columns import HINT as COLUMN_HINT
 from .best_columns import finding as column_finding
-from .best_wording import STEMS, Best, predicated, qualifier_end, restricted, superlative, unsure
+from .best_wording import CAUSE_RE, STEMS, Best, predicated, qualifier_end, restricted, superlative, unsure
 from .document import Document, Sentence, Series, Table, is_empty_cell
 from .figures import Figure
 from .header_names import name_words
@@ -445,6 +445,8 @@ def _plain_frame(text: str, start: int, end: int, best: Best, figure: Figure, cu
     after = cut if _PLACE_RE.match(text, figure.end, cut) else figure.end
     if (clause := _NONRESTRICTIVE_RE.search(text, after, end)) is not None:
         end = clause.start()
+    if (cause := CAUSE_RE.search(text, after, end)) is not None:
+        end = cause.start()  # "... (8.40 ms) due to the GPU backend": a reason, no restriction
     return _plain(text[after:end], table, reading)
 
 

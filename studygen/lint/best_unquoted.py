@@ -19,7 +19,8 @@ is narrow. A sentence is read when
   of", "the majority of") followed by a time or its share ("the kernel time",
   "the runtime", "the profile": "dominates on latency" says X wins, and a
   winning time is the smallest), and nothing in the clause denies, conditions or
-  hedges it (:func:`.best_wording.unsure`);
+  hedges it (:func:`.best_wording.unsure`); a cause after the superlative ("... due to its
+  paged cache") ends the clause read;
 - every word of the sentence is one of the table's label or header words, a
   plain preposition or article, a word of the claim (verbs above, quantity
   words, nouns for a row: "engine", "variant") or a number the table labels
@@ -73,7 +74,7 @@ from typing import NamedTuple
 from ..patterns import lazy_compile
 from .best_columns import DERIVED_RE, names_quantity, peers, variant_columns
 from .best_rows import labels_by_column
-from .best_wording import COPULA_BEFORE_RE, HAVE_BEFORE_RE, ROW_NOUNS, restricted, superlative, unsure
+from .best_wording import CAUSE_RE, COPULA_BEFORE_RE, HAVE_BEFORE_RE, ROW_NOUNS, restricted, superlative, unsure
 from .document import Document, Sentence, Series, Table
 from .figures import Figure
 from .ratio_direction import goes_against
@@ -493,6 +494,9 @@ def _clause_finding(document: Document, sentence: Sentence, start: int, end: int
         if not set(label_tokens(normalize(text[start:colon]))) <= _LEAD_INS:
             return None
         start = colon + 1
+    best = superlative(text, start, end)
+    if best is not None and (cause := CAUSE_RE.search(text, best.end, end)) is not None:
+        end = cause.start()  # "X is fastest due to its GPU backend": the reason restricts no row
     claim = _claim(text, start, end)
     if claim is None or unsure(text, start, end):
         return None
@@ -511,7 +515,7 @@ def _clause_finding(document: Document, sentence: Sentence, start: int, end: int
     metrics = _metrics(said_text) if said & (QUANTITY_WORDS | METRIC_NAMES.keys()) else None
     readings = []
     for table in reading.nearest(sentence.block.order):
-        result = _table_reading(table, sentence, start, subject_text, subject_view, rest_view, rest_words, kinds, word,
+        result = _table_reading(table, sentence, start, end, subject_text, subject_view, rest_view, rest_words, kinds, word,
                                 metrics, reading)
         if result is not None:
             readings.append((table, result))
@@ -526,14 +530,15 @@ def _clause_finding(document: Document, sentence: Sentence, start: int, end: int
     return sentence.line_at(claim.at), f"'{claim_text}' is contradicted by the table at line {table.line}: {contradiction}", HINT
 
 
-def _table_reading(table: Table, sentence: Sentence, start: int, subject_text: str, subject_view: TextView,
+def _table_reading(table: Table, sentence: Sentence, start: int, end: int, subject_text: str, subject_view: TextView,
                    rest_view: TextView, rest_words: set[str], kinds: tuple[str, ...], word: str,
                    metrics: frozenset[str] | None, reading: _Reading) -> tuple[bool, str | None] | None:
     """(True, the contradiction or None) when ``table`` is one the claim can speak of, None when it is not."""
     if not table.series or not table.label_columns:
         return None
     block = sentence.block
-    said = block.text[max(start, sentence.start):sentence.end]  # (the sentence, less a lead-in before a colon)
+    # the sentence, less a lead-in before a colon and a closing cause ("... due to its GPU backend")
+    said = block.text[max(start, sentence.start):end if end < sentence.end and CAUSE_RE.match(block.text, end) else sentence.end]
     if not _plain(said, table, reading):
         return None
     subject = labels_named(table, subject_view)

@@ -13,7 +13,8 @@ the row's name, the figure or nothing standing before it:
 - a verb: "GA peaks at 2.58x", "fused leads at 3.8 GB/s" (a verb whose clause
   puts another row before it, "slower than int8, which leads", is not read,
   nor "leads" with an object: "leads the float formats", "leads fp32");
-- after a copula: "k1 is (also, still, by far) the fastest", "remains the best";
+- after a copula, with or without an article: "k1 is (also, still, by far) the fastest", "remains the
+  best", "k1 is fastest";
 - after a possessive: "GA's highest speedup", "its minimum throughput of 433";
 - after a verb of having, naming the column's quantity: "naive has the lowest
   time", "reaches a maximum throughput of 433 img/s", "hits a peak at 2.2x";
@@ -39,8 +40,10 @@ three"), a relative clause ("that keeps accuracy") or another word ("the
 fastest float variant") restricts the set. A sentence naming a restricted
 set ("among", "of the float variants", "within", "excluding", "between",
 "other than") is not read: the set it means is not one the tables' labels
-can resolve. Whatever is not plainly one of these is left unread: a missed
-claim costs less than a false finding.
+can resolve. A cause after the claim ("due to", "thanks to", "owing to", "because",
+"as a result of": :data:`CAUSE_RE`) explains the ranking and names no set: the
+readers stop before it. Whatever is not plainly one of these is left unread: a
+missed claim costs less than a false finding.
 
 Cases: ``tests/lint/test_best_wording.py``, ``tests/lint/test_best_rows.py``.
 """
@@ -99,7 +102,10 @@ _NO_SUBJECT_BEFORE_RE = lazy_compile(
 _OTHER_SUBJECT_RE = lazy_compile(r"\b(?:than|which|who|whose|unlike|compared|versus|vs)\b", re.IGNORECASE)
 _ADVERB = r"(?:(?:also|still|again|clearly|easily|now|by\s+far)\s+)?"
 COPULA_BEFORE_RE = lazy_compile(
-    rf"\b(?:is|was|are|were|remains|remained|stays|stayed|becomes|became)\s+{_ADVERB}the\s+$", re.IGNORECASE)
+    rf"\b(?:is|was|are|were|remains|remained|stays|stayed|becomes|became)\s+{_ADVERB}(?:the\s+)?$", re.IGNORECASE)
+# a clause giving the superlative's cause ("... due to its GPU backend", "thanks to fusion", "because it batches"):
+# it explains the ranking and restricts no row, so the words after it are not read as the set's bounds
+CAUSE_RE = lazy_compile(r"[\s,]*\b(?:due\s+to|thanks\s+to|owing\s+to|because|as\s+a\s+result\s+of)\b", re.IGNORECASE)
 HAVE_BEFORE_RE = lazy_compile(
     r"\b(?:has|have|had|gives|gave|delivers|delivered|achieves|achieved|reaches|reached|hits|posts|posted|shows|"
     rf"showed|records|recorded|attains|attained|sustains|sustained)\s+{_ADVERB}(?:the|a)\s+$", re.IGNORECASE)
@@ -244,5 +250,5 @@ def _ends_phrase(text: str, position: int, end: int) -> bool:
     return match.group("prep") is None or _FIGURE_NEXT_RE.match(text, match.end(), end) is not None
 
 
-__all__ = ["COPULA_BEFORE_RE", "HAVE_BEFORE_RE", "ROW_NOUNS", "STEMS", "SUPERLATIVE_RE", "Best", "predicated",
+__all__ = ["CAUSE_RE", "COPULA_BEFORE_RE", "HAVE_BEFORE_RE", "ROW_NOUNS", "STEMS", "SUPERLATIVE_RE", "Best", "predicated",
            "qualifier_end", "restricted", "superlative", "unsure"]

@@ -35,13 +35,14 @@ class Entry:
 
 def pair_tables(document: Document, block: Block, sentence: Sentence):
     """Tables of the block's section, nearest first, then tables elsewhere
-    whose headers share a word with the sentence (yielded lazily: a covered
-    candidate in the section ends the search)."""
+    whose headers, or the heading over them ("### Throughput (tokens/sec)"
+    over columns named by engine), share a quantity word with the sentence
+    (yielded lazily: a covered candidate in the section ends the search)."""
     local = sorted(document.tables_by_section.get(block.section, []), key=lambda t: (abs(t.order - block.order), t.order))
     yield from local
     others: dict[int, Table] = {}
     for word in sentence.measure:
-        for table in document.tables_by_keyword.get(word, ()):
+        for table in (*document.tables_by_keyword.get(word, ()), *document.tables_by_heading_word.get(word, ())):
             if table.section != block.section:
                 others[id(table)] = table
     yield from sorted(others.values(), key=lambda t: (abs(t.order - block.order), t.order))
@@ -137,15 +138,94 @@ def may_hold_ratio(series: Series, sentence: Sentence) -> bool:
     return all(measure_words(side) and measure_words(side) <= words for side in sides)
 
 
+# What names the reference of a relative change right after it: "20% higher than Beta", "30% faster compared
+# with fp16", "12% lower relative to the baseline" (the words after it, to the clause's end, name the base)
+_REFERENCE_BEFORE_RE = lazy_compile(
+    r"\b(?:than|over|vs\.?|versus|against|compared\s+(?:to|with)|relative\s+to)\s+([^.;:,()]{1,60})", re.IGNORECASE)
+
+
+def names_both(first: Series, second: Series, words: frozenset[str]) -> bool:
+    """True when ``words`` hold every word that tells each column of the pair from the other ("vLLM" and
+    "Triton" of two engine columns)."""
+    first_own, second_own = first.keywords - second.keywords, second.keywords - first.keywords
+    return bool(first_own) and bool(second_own) and first_own <= words and second_own <= words
+
+
+def tied_elsewhere(table: Table, first: Series, second: Series, sentence: Sentence) -> bool:
+    """True when a pair of another section than the sentence's is tied to it: a header names the sentence's
+    quantity, or the heading over the table does ("### Throughput (tokens/sec)") and the sentence names both
+    columns (:func:`names_both`)."""
+    words = sentence.measure
+    return bool((first.measure | second.measure) & words) or bool(
+        table.heading_words & words and names_both(first, second, sentence.keywords))
+
+
+def stated_pair(table: Table, first: Series, second: Series, sentence: Sentence, end: int) -> tuple[bool, Series | None]:
+    """(whether a relative range ending at offset ``end`` of ``sentence`` may state a change of this pair, the
+    column it names as the change's reference or None). "12-20% higher than Triton" states a change of
+    Triton's column and the other column the sentence names: a pair of two others, or holding Triton and an
+    engine the sentence does not name, is not it (:func:`reference_side`, :func:`names_another_reference`)."""
+    after = sentence.text[end - sentence.start:]
+    reference = reference_side(first, second, after)
+    if reference is None:
+        return not names_another_reference(table, first, second, after), None
+    return len(table.series) <= 2 or names_both(first, second, sentence.keywords), reference
+
+
+_SPEED_AFTER_RE = lazy_compile(r"[\s*_]*(?:faster|slower|quicker|speed)", re.IGNORECASE)
+
+
+def names_another_reference(table: Table, first: Series, second: Series, text: str) -> bool:
+    """True when ``text`` (a range's clause from the range on) names, after "than", "over", "vs" ...
+    (:func:`reference_side`), a column of ``table`` other than the pair's two by the words its header does not
+    share with every column ("than Triton" of engine columns vLLM, TGI, Triton): the pair is not the comparison
+    the clause states."""
+    match = _REFERENCE_BEFORE_RE.search(text)
+    if match is None or len(table.series) < 3:
+        return False
+    named = keywords(match.group(1))
+    common = frozenset.intersection(*(series.keywords for series in table.series))
+    return any(series is not first and series is not second and (own := series.keywords - common) and own <= named
+               for series in table.series)
+
+
+def reference_side(first: Series, second: Series, text: str) -> Series | None:
+    """The column of the pair that ``text`` (the range's clause, from the range on) names as the reference
+    of its change, after "than", "over", "vs", "compared to/with" or "relative to", when it names exactly
+    one of the two by the words that tell them apart ("20% higher throughput than Beta": the Beta column);
+    None when it names neither, both, or no such word stands there, and for a speed word right after the
+    range ("67% faster than fp16" over times is fp16's time over the faster one's, its base the subject)."""
+    if _SPEED_AFTER_RE.match(text):
+        return None
+    match = _REFERENCE_BEFORE_RE.search(text)
+    if match is None:
+        return None
+    named = keywords(match.group(1))
+    first_own, second_own = first.keywords - second.keywords, second.keywords - first.keywords
+    first_named, second_named = bool(first_own) and first_own <= named, bool(second_own) and second_own <= named
+    if first_named == second_named:
+        return None
+    return first if first_named else second
+
+
 # Words of a generated sub-column name ("figure 1 of 2"), not of its header.
 _FILLER = frozenset({"figure"})
 
 
-def pair_reading(first: Series, second: Series, rows: list[int], rng: Range, relative: bool):
+def pair_reading(first: Series, second: Series, rows: list[int], rng: Range, relative: bool,
+                 sentence: Sentence | None = None):
     """(description, values, entry maker) of the reading of the pair that
     puts most rows inside the range: ``a - b`` or ``b - a``; for relative
     ranges ``(a - b) / a`` or ``(a - b) / b`` in %, both signs, or ``a / b``
-    and ``b / a`` in x. None when fewer than two rows hold both figures."""
+    and ``b / a`` in x. A relative range of ``sentence`` that names the
+    change's reference is read over that column only, its base, and not over
+    a pair it does not state (:func:`stated_pair`). None when fewer than two
+    rows hold both figures, or the sentence states no change of this pair."""
+    reference = None
+    if relative and sentence is not None:
+        stated, reference = stated_pair(first.table, first, second, sentence, rng.end)
+        if not stated:
+            return None
     pairs = [(i, first.values[i], second.values[i]) for i in rows if first.values[i] is not None and second.values[i] is not None]
     if len(pairs) < 2:
         return None
@@ -155,11 +235,11 @@ def pair_reading(first: Series, second: Series, rows: list[int], rng: Range, rel
         readings.append((f"a difference of {names}", [a.value - b.value for _, a, b in pairs], "a-b"))
         readings.append((f"a difference of {names}", [b.value - a.value for _, a, b in pairs], "b-a"))
     elif rng.unit == "%":
-        if all(a.value for _, a, _ in pairs):
+        if all(a.value for _, a, _ in pairs) and reference is not second:
             change = [(a.value - b.value) / a.value * 100.0 for _, a, b in pairs]
             readings.append((f"a relative difference of {names}", change, "(a-b)/a"))
             readings.append((f"a relative difference of {names}", [-v for v in change], "(b-a)/a"))
-        if all(b.value for _, _, b in pairs):
+        if all(b.value for _, _, b in pairs) and reference is not first:
             change = [(a.value - b.value) / b.value * 100.0 for _, a, b in pairs]
             readings.append((f"a relative difference of {names}", change, "(a-b)/b"))
             readings.append((f"a relative difference of {names}", [-v for v in change], "(b-a)/b"))
@@ -198,4 +278,5 @@ def pair_reading(first: Series, second: Series, rows: list[int], rng: Range, rel
     return description, values, make
 
 
-__all__ = ["Entry", "may_hold_ratio", "may_state", "named_pairs", "pair_reading", "pair_tables", "pairs"]
+__all__ = ["Entry", "may_hold_ratio", "may_state", "named_pairs", "names_another_reference", "names_both", "pair_reading", "pair_tables", "pairs", "reference_side",
+           "stated_pair", "tied_elsewhere"]

@@ -557,6 +557,12 @@ class Document:
         return grouped
 
     @cached_property
+    def tables_by_heading_word(self) -> dict[str, list[Table]]:
+        """Quantity word of a table's heading (:attr:`Table.heading_words`) -> the tables under such a heading."""
+        words = {word for table in self.tables for word in table.heading_words}
+        return {word: [table for table in self.tables if word in table.heading_words] for word in words}
+
+    @cached_property
     def series_by_unit(self) -> dict[str | None, list[Series]]:
         grouped: dict[str | None, list[Series]] = {}
         for table in self.tables:

@@ -30,9 +30,9 @@ widened by half its last printed digit (``0.19 to 0.21`` covers 0.185 to
   table (the two figures of a ``0.409 → 0.073`` cell, or two columns whose
   headers differ in a word or two such as fp16 / FP8); a ``%`` or ``x``
   range worded as a difference, when no ``%``/``x`` column fits, against
-  per-row relative differences or ratios. A ratio between two precisions
-  the sentence names is not read against a ratio column whose header names
-  other sides (:func:`.column_pairs.may_hold_ratio`).
+  per-row relative differences (over the column named after "than": :func:`.column_pairs.stated_pair`) or
+  ratios. A ratio between two precisions the sentence names is not read against a ratio column whose header
+  names other sides (:func:`.column_pairs.may_hold_ratio`).
 - Precision first: a column the range fits clears it when that column is
   as plausible a summary (both endpoints found, a shared header word) as
   the best column it does not fit; otherwise the finding names the most
@@ -69,7 +69,7 @@ from ..findings import Finding
 from ..numbers import format_number
 from ..patterns import lazy_compile
 from .claims import claim_finding, claims_most_rows, claims_of, overstated
-from .column_pairs import Entry, may_hold_ratio, may_state, named_pairs, pair_reading, pair_tables, pairs
+from .column_pairs import Entry, may_hold_ratio, may_state, named_pairs, pair_reading, pair_tables, pairs, tied_elsewhere
 from .columns import context_unit
 from .document import Block, Document, Sentence, Series, Table
 from .figures import (RATE_UNITS, RATIO_UNITS, Figure, Range, commensurable_units, figure_in_unit, in_unit, near_range, rounding_keys,
@@ -523,8 +523,8 @@ def _evaluate(description: str, table: Table, values: list[float], make_entries,
     if stated < count and not restricted:
         if not (stated * 2 > count or (stated * 2 == count and (strong or overlap)) or one_side or majority):
             reportable = False
-        elif not same_section and not (strong or (stated * 2 > count and overlap)):
-            reportable = False  # another section's column, rows not named: most of it, or both endpoints, in the range
+        elif not same_section and not (strong or (stated * 2 > count and overlap) or (majority and overlap and found)):
+            reportable = False  # another section's column, rows not named: most of it, both ends, or one claimed for all
     elif stated < count and not same_section and not (strong or stated * 2 >= count):
         reportable = False  # another section's rows the clause names: half of them, or both endpoints, in the range
     return Candidate(description, table, values, make_entries, strong, overlap, found, inside, distance, same_section,
@@ -535,7 +535,6 @@ def _scan_pairs(document: Document, block: Block, sentence: Sentence, rng: Range
     """Evaluate per-row differences (or relative differences / ratios) of
     column pairs into ``candidates``; True as soon as one is conclusive."""
     view = sentence.clause_view(rng.start, rng.end - rng.start)
-    words = sentence.measure
     kind = clause_kind(sentence, rng)
     for table in pair_tables(document, block, sentence):
         units = table.pair_units
@@ -558,12 +557,13 @@ def _scan_pairs(document: Document, block: Block, sentence: Sentence, rng: Range
                 if same_section:
                     overlap = bool((first.quantity | second.quantity) & sentence.keywords)
                 else:
-                    overlap = bool((first.measure | second.measure) & words)
-                reading = pair_reading(first, second, rows, rng, relative)
+                    overlap = tied_elsewhere(table, first, second, sentence)
+                reading = pair_reading(first, second, rows, rng, relative, sentence)
                 if reading is None:
                     continue
                 description, values, make_entries = reading
-                candidate = _evaluate(description, table, values, make_entries, rng, overlap, distance, same_section, restricted)
+                candidate = _evaluate(description, table, values, make_entries, rng, overlap, distance, same_section, restricted,
+                                      majority=not same_section and claims_most_rows(sentence, rng))
                 if candidate is None:
                     continue
                 candidate.reportable = candidate.reportable and holds_quantity(first, kind)

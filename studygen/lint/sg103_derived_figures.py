@@ -60,7 +60,9 @@ the sentence denies ("not linearly by 64x") is not checked; a bound
 
 **Averages.** An ``Average``/``Mean``/``Geomean`` row or column must be the
 mean the table's other average cells follow (:mod:`studygen.lint.averages`;
-cases ``sg103_pos_average_cells``, ``sg103_neg_average_cells``).
+cases ``sg103_pos_average_cells``, ``sg103_neg_average_cells``); a derived
+column's Average row may be the mean of the column's figures or its formula
+over the averaged operands (tests/lint/test_average_rows_of_ratios.py).
 
 **Prose against tables elsewhere** (:mod:`studygen.lint.prose_tables`): a
 share ("at 54% of BF16", a ``% of BF16`` column) stated as a reduction of the
@@ -96,7 +98,7 @@ from typing import NamedTuple
 
 from ..findings import Finding
 from ..patterns import lazy_compile
-from .averages import average_findings, prose_average_findings
+from .averages import average_findings, prose_average_findings, states_row_mean
 from .columns import columns_as_rows
 from .derived import CLOSE, FORMULAS, best_fit, derivation, fits, formulas_for, operand_pools, points_difference
 from .document import Document, Series, Table
@@ -123,8 +125,9 @@ def check(document: Document) -> list[Finding]:
     """SG103 findings of tables and prose."""
     findings: list[Finding] = []
     for table in document.tables:
-        findings.extend(_table_findings(document, table))
-        for line, message, hint in average_findings(table):
+        given: set[tuple[int, int]] = set()  # (row, column) of each cell its column's formula gives
+        findings.extend(_table_findings(document, table, given=given))
+        for line, message, hint in average_findings(table, given):
             findings.append(Finding(CODE, message, document.path, line, hint=hint))
         transposed = _transposed(table)
         if transposed is not None:
@@ -176,9 +179,13 @@ def _transposed(table: Table) -> Table | None:
     return columns_as_rows(table)
 
 
-def _table_findings(document: Document, table: Table, original: Table | None = None) -> list[Finding]:
+def _table_findings(document: Document, table: Table, original: Table | None = None,
+                    given: set[tuple[int, int]] | None = None) -> list[Finding]:
     """Findings of ``table``'s derived columns; ``original``: the table that
-    ``table`` is the transposed view of (lines and names come from it)."""
+    ``table`` is the transposed view of (lines and names come from it);
+    ``given``, when passed, collects (id of the row, column) of each cell
+    its column's formula gives (an Average row's ratio of the averaged
+    operands is then no miss of the mean: :func:`.averages.average_findings`)."""
     if len(table.rows) < 2 or len(table.series) < 2:
         return []
     operands = operand_pools(table)
@@ -195,6 +202,8 @@ def _table_findings(document: Document, table: Table, original: Table | None = N
         fit = best_fit(table, target, formulas, pools, named)
         if fit is None:
             continue
+        if given is not None:
+            given.update((id(table.rows[row_index]), target.column) for row_index in fit.matched)
         for row_index in fit.missed:
             if not _pools_several(table, row_index, (target, fit.first, fit.second)):
                 operand_pair = _row_operands(table, target, fit, row_index, pools)
@@ -202,6 +211,8 @@ def _table_findings(document: Document, table: Table, original: Table | None = N
                 # printed figure is the column's own definition for that row, not a miss
                 if operand_pair != fit.operands(row_index) and fits(fit.formula, *operand_pair, target.values[row_index]):
                     continue
+                if states_row_mean(table, target, row_index):
+                    continue  # an Average row's mean of the column's own figures: averages.py reads it
                 findings.append(_column_finding(document, table, target, fit, row_index, original, operand_pair))
     return findings
 
