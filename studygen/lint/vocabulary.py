@@ -335,7 +335,9 @@ _VERDICT_OPENINGS = (
     r"(?:statistically\s+)?insignificant",
     rf"(?:not|n't|no)\s+(?:(?:statistically\s+)?significant|measurably\s|{_any('no_effect')}\s)",
     _NEGLIGIBLE,
-    rf"{_VARIATION_STARTS}[\w-]*(?:\s+[\w.+-]+){{0,8}}?\s+(?:is|are|was|were)\s+(?:negligible|insignificant)",
+    # up to nine words between a variation and its verb: "variation over the timed runs on one of four GPUs is
+    # negligible" (a preposition, "the", a word and the repeats' noun, then a place of five words at most)
+    rf"{_VARIATION_STARTS}[\w-]*(?:\s+[\w.+-]+){{0,9}}?\s+(?:is|are|was|were)\s+(?:negligible|insignificant)",
 )
 NOISE_VERDICT_RE = GuardedPattern(
     lazy_compile(r"\b(?<![\w-])(?:" + "|".join(pattern for _, pattern in NOISE_VERDICT_FORMS) + r")(?![\w-])",

@@ -287,3 +287,10 @@ def test_a_text_without_a_verdicts_opening_compiles_no_verdict_pattern():
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=REPO, check=True)
     assert [json.loads(line) for line in done.stdout.splitlines()] == [
         [[], [], []], False, ["within the run-to-run noise"], True]
+
+
+def test_a_verdict_with_nine_words_before_its_verb_starts_where_the_guard_matches():
+    # a variation over repeats (a preposition, "the", a word, the noun) and a place of five words: nine words before
+    # "is"; the guard allowed eight, so the verdict was never looked for (a property example with NEL separators)
+    assert assert_guarded("The variation over the timed runs on one of four GPUs is negligible.") == 1
+    assert assert_guarded("variation\x85over\x85the\x850\x85runs\x85on\x850\x850\x850\x850\x85is\x85negligible") == 1
