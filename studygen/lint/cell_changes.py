@@ -71,18 +71,18 @@ def _column_figures(table: Table, column: int) -> list[Figure | None]:
     return figures
 
 
-def _references(table: Table, columns: list[list[Figure | None]], column: int, row: int,
-                unit: str | None) -> list[tuple[str, Figure]]:
-    """(where, figure) of each figure the change in ``column``, ``row`` may be against (module docstring);
-    ``columns`` holds each column's figures (:func:`_column_figures`)."""
-    above = [v for v in columns[column][:row] if v is not None and v.unit == unit]
+def _references(table: Table, columns: list[list[Figure | None]], column: int, row: int, unit: str | None,
+                above: tuple[Figure, Figure] | None) -> list[tuple[str, Figure]]:
+    """(where, figure) of each figure the change in ``column``, ``row`` may be against (module docstring):
+    ``above`` the first and the nearest figure of ``unit`` above it, ``columns`` each column's figures
+    (:func:`_column_figures`)."""
     found = []
     if unit == "x":  # "0.52x (−48%)": a ratio printed with its own change, 0.52 - 1
         found.append(("the ratio itself", Figure(1.0, "1", 0, "x", 0, 1, exact=True)))
-    if above:
+    if above is not None:
         found.append(("the first row", above[0]))
-        if len(above) > 1:
-            found.append(("the row above", above[-1]))
+        if above[1] is not above[0]:
+            found.append(("the row above", above[1]))
     for other in range(len(table.headers)):
         if other == column or other in table.label_columns:
             continue
@@ -99,27 +99,33 @@ def _percent(value: Figure, reference: Figure, decimals: int) -> str:
 
 def cell_change_findings(document: Document) -> list[tuple[int, str, str]]:
     """(line, message, hint) of each cell whose printed change no figure of
-    its table gives (see the module docstring)."""
+    its table gives (see the module docstring). Linear in the table's cells:
+    the figures above a cell are carried down its column, per unit."""
     found = []
     for table in document.tables:
         if not any("%" in cell for row in table.rows for cell in row.cells):
             continue  # no cell prints a percentage
-        columns: list[list[Figure | None]] = []  # each column's figures, made once a table holds a change cell
+        changes = {(column, index): read for index, row in enumerate(table.rows)
+                   for column, cell in enumerate(row.cells) if (read := _cell_change(cell)) is not None}
+        if not changes:
+            continue
+        columns = [_column_figures(table, c) for c in range(len(table.headers))]
         for column, header in enumerate(table.headers):
+            seen: dict[str | None, tuple[Figure, Figure]] = {}  # unit -> (first, nearest) figure above
             for index, row in enumerate(table.rows):
-                read = _cell_change(row.cells[column]) if column < len(row.cells) else None
-                if read is None:
-                    continue
-                if not columns:
-                    columns = [_column_figures(table, c) for c in range(len(table.headers))]
-                change = read[1]
                 value = columns[column][index]  # its unit, the column's where the cell prints none
-                references = _references(table, columns, column, index, value.unit)
-                if not references or any(_gives(value, ref, change) for _, ref in references):
-                    continue
-                shown = "; ".join(f"{where} gives {_percent(value, ref, change.decimals)}" for where, ref in references)
-                found.append((row.line, f"'{' '.join(row.cells[column].split())}' in '{header}' prints a "
-                              f"{change.text}% change that no figure of the table gives: {shown}", HINT))
+                read = changes.get((column, index))
+                if read is not None and value is not None:
+                    change = read[1]
+                    references = _references(table, columns, column, index, value.unit, seen.get(value.unit))
+                    if references and not any(_gives(value, ref, change) for _, ref in references):
+                        shown = "; ".join(f"{where} gives {_percent(value, ref, change.decimals)}"
+                                          for where, ref in references)
+                        found.append((row.line, f"'{' '.join(row.cells[column].split())}' in '{header}' prints a "
+                                      f"{change.text}% change that no figure of the table gives: {shown}", HINT))
+                if value is not None:
+                    first = seen.get(value.unit)
+                    seen[value.unit] = (first[0] if first else value, value)
     return found
 
 
