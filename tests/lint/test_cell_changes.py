@@ -76,3 +76,12 @@ def test_a_ratio_printed_with_its_own_change_is_clean():
     assert _sg103(table.format(cell="0.64x (−30%)")) == [(
         4, "'0.64x (−30%)' in 'vs FP16' prints a -30% change that no figure of the table gives: the ratio itself "
            "gives (0.64 - 1) / 1 = -36%; the first row gives (0.64 - 0.80) / 0.80 = -20%")]
+
+
+def test_a_unit_the_header_states_joins_cells_that_print_none():
+    # the plain cells print no unit, the header says seconds: the change cell's "s" is theirs
+    table = "| Stage | Total (s) |\n| --- | --- |\n| a | 40.0 |\n| b | 20.0 |\n| c | {cell} |\n"
+    assert _sg103(table.format(cell="16.0 s (−20%)")) == []
+    assert _sg103(table.format(cell="16.0 s (−35%)")) == [(
+        5, "'16.0 s (−35%)' in 'Total (s)' prints a -35% change that no figure of the table gives: the first row "
+           "gives (16.0 - 40.0) / 40.0 = -60%; the row above gives (16.0 - 20.0) / 20.0 = -20%")]
