@@ -85,3 +85,22 @@ def test_a_unit_the_header_states_joins_cells_that_print_none():
     assert _sg103(table.format(cell="16.0 s (−35%)")) == [(
         5, "'16.0 s (−35%)' in 'Total (s)' prints a -35% change that no figure of the table gives: the first row "
            "gives (16.0 - 40.0) / 40.0 = -60%; the row above gives (16.0 - 20.0) / 20.0 = -20%")]
+
+
+def test_the_first_row_stays_the_first_as_rows_go_down():
+    table = "| Stage | Total |\n| --- | --- |\n| a | 50.0 s |\n| b | 40.0 s |\n| c | 20.0 s |\n| d | {cell} |\n"
+    assert _sg103(table.format(cell="16.0 s (−68%)")) == []  # (16.0 - 50.0) / 50.0, against row a
+    assert _sg103(table.format(cell="16.0 s (−60%)")) == [(
+        6, "'16.0 s (−60%)' in 'Total' prints a -60% change that no figure of the table gives: the first row gives "
+           "(16.0 - 50.0) / 50.0 = -68%; the row above gives (16.0 - 20.0) / 20.0 = -20%")]
+
+
+def test_a_table_without_change_cells_does_not_end_the_reading():
+    first = "| Model | Share |\n| --- | --- |\n| a | 30% |\n| b | 70% |\n\n"
+    second = "| Stage | Total |\n| --- | --- |\n| a | 40.0 s |\n| b | 16.0 s (−35%) |\n"
+    assert [line for line, _ in _sg103(first + second)] == [9]
+
+
+def test_a_percentage_printed_with_a_change_is_not_read():
+    # points or percent: "40% (+5%)" does not say which, and a change of a share is not read
+    assert _sg103("| Model | Share |\n| --- | --- |\n| a | 20% |\n| b | 40% (+5%) |\n") == []
