@@ -22,8 +22,12 @@ largest row as well: "up to 3x" and "as much as 3x" are overstated the same
 way. Not reported: an estimate ("~3x", "about 40%", "nearly 2x", which the
 reader takes as approximate), a floor ("over 2x", "at least 2x": a run the
 tables do not show may have passed it), a bound from above ("at most 2x",
-"under 10%"), an average ("on average 2x"), a claim below every row, a figure the sentence denies ("not 5x faster"), and a column
-whose cells print lower bounds (">75%": the claim may be what it reached).
+"under 10%"), an average ("on average 2x"), a claim below every row, a figure the sentence denies ("not 5x faster"), a column
+whose cells print lower bounds (">75%": the claim may be what it reached), and a claim whose figure follows a
+name no table of the document holds ("RMSNorm 4x faster" beside tables of whole-model configurations): it
+speaks of a measurement the document does not show (a name: capitals after its first letter, or letters and
+digits mixed; held when it, or each part of it between ``+``, ``/`` or ``-``, is a word of a table's header or
+cells).
 """
 
 from __future__ import annotations
@@ -61,6 +65,10 @@ _LOWER_BOUND_BEFORE_RE = lazy_compile(r"(?:>|≥|\bover|\bmore\s+than|\bat\s+lea
 _CONTENT_SKIP = frozenset({"than", "with", "and", "or", "for", "in", "on", "at", "to", "vs", "versus", "while", "when",
                            "over", "compared", "relative"})
 _RATIO_CLAIM_UNITS = ("x", "%")
+# The word a claim's figure follows directly, maybe after emphasis and a colon ("**RMSNorm** 4x", "SiLU+Mul: 2x")
+_SUBJECT_BEFORE_RE = lazy_compile(r"([A-Za-z][\w+./-]*?)[*_]*\s*:?\s*[*_]*\s*$")
+_NAME_PART_RE = lazy_compile(r"[+/-]")
+_TABLE_WORD_RE = lazy_compile(r"[a-z0-9][\w.]*")
 
 
 @dataclass(frozen=True)
@@ -187,6 +195,43 @@ class Scope:
         return max(((s, v) for s, values in self.columns for v in values), key=lambda pair: pair[1].value)
 
 
+def _name_shaped(word: str) -> bool:
+    """True for a word written as a name: a capital after its first letter
+    (RMSNorm, GEMM, SiLU+Mul) or letters and digits mixed (A100, W8A8)."""
+    return any(c.isupper() for c in word[1:]) or (any(c.isdigit() for c in word) and any(c.isalpha() for c in word))
+
+
+def _table_words(document: Document) -> frozenset[str]:
+    """The lower-case words of every table's headers and cells; found once per document."""
+    words = document.memo.get("table words")
+    if words is None:
+        found = set()
+        for table in document.tables:
+            for text in (*table.headers, *(cell for row in table.rows for cell in row.cells)):
+                found.update(_TABLE_WORD_RE.findall(text.lower()))
+        words = document.memo["table words"] = frozenset(found)
+    return words
+
+
+def untabled_subject(document: Document, sentence: Sentence, claim: Claim) -> str | None:
+    """The name ``claim``'s figure directly follows when no table of the
+    document holds it ("RMSNorm 4x faster" where the tables time whole
+    configurations), else None: the claim speaks of a measurement the
+    document does not show. A name is held when it, or each part of it
+    between ``+``, ``/`` or ``-`` (each of two characters or more), is a
+    word of a table."""
+    text = sentence.block.text
+    subject = _SUBJECT_BEFORE_RE.search(text, max(sentence.start, claim.figure.start - 48), claim.figure.start)
+    if subject is None or not _name_shaped(subject.group(1)):
+        return None
+    name = subject.group(1).rstrip(".").lower()
+    words = _table_words(document)
+    parts = [part for part in _NAME_PART_RE.split(name) if len(part) >= 2]
+    if name in words or (parts and all(part in words for part in parts)):
+        return None
+    return name
+
+
 def overstated(document: Document, block: Block, sentence: Sentence, claim: Claim) -> Scope | None:
     """The scope of a claim that exceeds every row of every column stating
     the same thing (restricted to the rows the clause names), nearest table
@@ -196,6 +241,8 @@ def overstated(document: Document, block: Block, sentence: Sentence, claim: Clai
     low_edge = figure.value - figure.half_step
     columns = []
     stating = backing(document, claim, block.order)
+    if stating and untabled_subject(document, sentence, claim) is not None:
+        return None  # "RMSNorm 4x faster": a kernel the tables do not time, not a row they hold
     view = sentence.clause_view(figure.start, figure.end - figure.start) if stating else None
     for series in stating:
         rows = _restricted(series, view)

@@ -36,7 +36,9 @@ most", "under", "less than" one row at or below it. A percentage column of
 the same table printing ``P`` in a named row also backs it. A figure denied
 ("not 40% faster") is not read, nor one whose first reference after the
 figure is a bound the study set ("10% lower than the budget", "under its
-8 ms target"), no variant. Only when no reading fits is it reported.
+8 ms target"), no variant, nor one stated as a need ("23 ms (a 35% reduction
+needed)", "requires a 20% cut", "must be 10% smaller"): a goal, which no
+measured pair of rows gives. Only when no reading fits is it reported.
 
 A clause naming two rows of the table by their labels, one of them the
 reference ("X uses 20% less total memory than Y"), compares those rows in
@@ -133,6 +135,13 @@ def _against_target(change: Change) -> bool:
     return lead is not None and _TARGET_RE.match(change.clause, lead.end()) is not None
 
 
+# "a 35% reduction needed", "(35% reduction required)": the change a goal asks for, not one measured
+_NEEDED_AFTER_RE = lazy_compile(r"[*_]*\s*(?:(?:is|are|was|would\s+be)\s+)?(?:still\s+)?(?:needed|required|necessary)\b",
+                                re.IGNORECASE)
+# "requires a 20% cut", "needs 35% less", "must be 10% smaller"
+_NEEDED_BEFORE_RE = lazy_compile(
+    r"\b(?:needs?|needed|requires?|required|must(?:\s+be)?|has\s+to\s+be|have\s+to\s+be)\s+(?:an?\s+|by\s+)?$",
+    re.IGNORECASE)
 _NEGATION_RE = lazy_compile(r"\b(?:not|never|no|rather\s+than|instead\s+of|if|would|could)\b[^,;:]{0,40}$",
                             re.IGNORECASE)
 _HEDGES = (
@@ -213,6 +222,9 @@ def changes_of(sentence: Sentence) -> list[Change]:
             sense, written = _DECREASE, text[start + saving.start():figure.end]
         if sense is None or _NEGATION_RE.search(before[-60:]):
             continue
+        written_end = after.end() if after else noun.end() if noun else figure.end
+        if _NEEDED_AFTER_RE.match(text, written_end, end) or _NEEDED_BEFORE_RE.search(before[-_HEDGE_WINDOW:]):
+            continue  # "a 35% reduction needed": a goal, not a change two measured rows give
         if sense == _DECREASE and figure.value >= 100:
             continue
         hedge = _hedge(before[-_HEDGE_WINDOW:])

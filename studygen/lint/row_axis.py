@@ -42,9 +42,16 @@ from .vocabulary import CONFIGURATION_WORDS
 _NUMBER_LABEL_RE = lazy_compile(r"\d+(?:\.\d+)?")
 
 
+# "+ SDPA attention": the mark of a step that adds to the rows above it (an ablation's cumulative rows), no part
+# of the name a sentence calls the row by ("SDPA attention")
+_STEP_MARK_RE = lazy_compile(r"\+\s+(?=\S)")
+
+
 def _label_of(cell: str) -> str:
     # cells are plain text already (markup removed by the parser): only case and spacing vary
-    return " ".join(cell.lower().split())
+    label = " ".join(cell.lower().split())
+    step = _STEP_MARK_RE.match(label)
+    return label[step.end():] if step else label
 
 
 def naming_column(table: Table) -> int:

@@ -99,6 +99,7 @@ from typing import NamedTuple
 from ..findings import Finding
 from ..patterns import lazy_compile
 from .averages import average_findings, prose_average_findings, states_row_mean
+from .cell_changes import cell_change_findings
 from .columns import columns_as_rows
 from .derived import CLOSE, FORMULAS, best_fit, derivation, fits, formulas_for, operand_pools, points_difference
 from .document import Document, Series, Table
@@ -157,7 +158,7 @@ def check(document: Document) -> list[Finding]:
     stated = {(line, opening_figure(message) or message) for line, message, _ in prose}
     prose += [finding for finding in joined_ratio_findings(document)
               if (finding[0], opening_figure(finding[1]) or finding[1]) not in stated]
-    for line, message, hint in prose:
+    for line, message, hint in (*prose, *cell_change_findings(document)):
         findings.append(Finding(CODE, message, document.path, line, hint=hint))
     return findings
 

@@ -1,0 +1,106 @@
+"""SG103 reads a cell that prints its own change beside its figure
+(studygen.lint.cell_changes): "16.0 s (−35%)" in a column of stage totals
+whose first row is 40.0 s and whose row above is 20.0 s gives neither
+(16.0 - 40.0) / 40.0 = -60% nor (16.0 - 20.0) / 20.0 = -20%. A change
+against the first row, the row above or a figure of the same row in another
+column of its unit is clean; a cell with no such figure in its table is left
+unread. Figures of our own, worked by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from studygen.lint import lint_text
+
+_STAGES = """# Stages
+
+| Stage | Total | Note |
+| ----- | ----- | ---- |
+| Start | 40.0 s | first build |
+| + Cache | 20.0 s | warm cache |
+| + Fusion | {cell} | two folds |
+
+"""
+
+
+def _sg103(text: str) -> list[tuple[int, str]]:
+    return [(f.line, f.message) for f in lint_text(text, "x.md") if f.code == "SG103"]
+
+
+def test_a_change_no_figure_of_the_table_gives_is_reported():
+    assert _sg103(_STAGES.format(cell="16.0 s (−35%)")) == [(
+        7, "'16.0 s (−35%)' in 'Total' prints a -35% change that no figure of the table gives: the first row gives "
+           "(16.0 - 40.0) / 40.0 = -60%; the row above gives (16.0 - 20.0) / 20.0 = -20%")]
+
+
+@pytest.mark.parametrize("cell", [
+    "16.0 s (−20%)",  # against the row above
+    "16.0 s (−60%)",  # against the first row
+    "16.0 s (-25%)",  # (16.0 - 20.0) / 16.0, against the new figure
+    "16.0 s (+20%)",  # a reduction printed without its sign's direction
+    "16.0 s (−19.9%)",  # inside the printed digits: 15.95 / 20.05 - 1 = -20.4%, 16.05 / 19.95 - 1 = -19.5%
+])
+def test_a_change_a_figure_of_the_table_gives_is_clean(cell):
+    assert _sg103(_STAGES.format(cell=cell)) == []
+
+
+def test_a_change_against_another_column_of_the_row():
+    table = """# Memory
+
+| Model | FP32 | INT8 |
+| ----- | ---- | ---- |
+| m-1 | 12.0 GB | {cell} |
+
+"""
+    assert _sg103(table.format(cell="3.0 GB (−75%)")) == []
+    assert _sg103(table.format(cell="3.0 GB (−70%)")) == [(
+        5, "'3.0 GB (−70%)' in 'INT8' prints a -70% change that no figure of the table gives: 'FP32' gives "
+           "(3.0 - 12.0) / 12.0 = -75%")]
+
+
+@pytest.mark.parametrize("text", [
+    # no figure above it and none beside it: the reference is outside the table
+    "| Model | Latency |\n| --- | --- |\n| m-1 | 5.0 ms (−10%) |\n| m-2 | 6.0 ms |\n",
+    # a unit no figure above shares
+    "| Model | Size |\n| --- | --- |\n| m-1 | 900 MB |\n| m-2 | 2.0 GB (+50%) |\n",
+    # more than a signed percentage in the parenthesis: a remark, not a change
+    "| Stage | Total |\n| --- | --- |\n| a | 40.0 s |\n| b | 16.0 s (−35% vs paper) |\n",
+])
+def test_a_cell_with_no_reference_in_its_table_is_not_read(text):
+    assert _sg103(text) == []
+
+
+def test_a_ratio_printed_with_its_own_change_is_clean():
+    table = "| Kernel | vs FP16 |\n| --- | --- |\n| a | 0.80x |\n| b | {cell} |\n"
+    assert _sg103(table.format(cell="0.64x (−36%)")) == []  # 0.64 - 1
+    assert _sg103(table.format(cell="0.64x (−30%)")) == [(
+        4, "'0.64x (−30%)' in 'vs FP16' prints a -30% change that no figure of the table gives: the ratio itself "
+           "gives (0.64 - 1) / 1 = -36%; the first row gives (0.64 - 0.80) / 0.80 = -20%")]
+
+
+def test_a_unit_the_header_states_joins_cells_that_print_none():
+    # the plain cells print no unit, the header says seconds: the change cell's "s" is theirs
+    table = "| Stage | Total (s) |\n| --- | --- |\n| a | 40.0 |\n| b | 20.0 |\n| c | {cell} |\n"
+    assert _sg103(table.format(cell="16.0 s (−20%)")) == []
+    assert _sg103(table.format(cell="16.0 s (−35%)")) == [(
+        5, "'16.0 s (−35%)' in 'Total (s)' prints a -35% change that no figure of the table gives: the first row "
+           "gives (16.0 - 40.0) / 40.0 = -60%; the row above gives (16.0 - 20.0) / 20.0 = -20%")]
+
+
+def test_the_first_row_stays_the_first_as_rows_go_down():
+    table = "| Stage | Total |\n| --- | --- |\n| a | 50.0 s |\n| b | 40.0 s |\n| c | 20.0 s |\n| d | {cell} |\n"
+    assert _sg103(table.format(cell="16.0 s (−68%)")) == []  # (16.0 - 50.0) / 50.0, against row a
+    assert _sg103(table.format(cell="16.0 s (−60%)")) == [(
+        6, "'16.0 s (−60%)' in 'Total' prints a -60% change that no figure of the table gives: the first row gives "
+           "(16.0 - 50.0) / 50.0 = -68%; the row above gives (16.0 - 20.0) / 20.0 = -20%")]
+
+
+def test_a_table_without_change_cells_does_not_end_the_reading():
+    first = "| Model | Share |\n| --- | --- |\n| a | 30% |\n| b | 70% |\n\n"
+    second = "| Stage | Total |\n| --- | --- |\n| a | 40.0 s |\n| b | 16.0 s (−35%) |\n"
+    assert [line for line, _ in _sg103(first + second)] == [9]
+
+
+def test_a_percentage_printed_with_a_change_is_not_read():
+    # points or percent: "40% (+5%)" does not say which, and a change of a share is not read
+    assert _sg103("| Model | Share |\n| --- | --- |\n| a | 20% |\n| b | 40% (+5%) |\n") == []
