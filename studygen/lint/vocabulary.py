@@ -335,8 +335,7 @@ _VERDICT_OPENINGS = (
     r"(?:statistically\s+)?insignificant",
     rf"(?:not|n't|no)\s+(?:(?:statistically\s+)?significant|measurably\s|{_any('no_effect')}\s)",
     _NEGLIGIBLE,
-    # up to nine words between a variation and its verb: "variation over the timed runs on one of four GPUs is
-    # negligible" (a preposition, "the", a word and the repeats' noun, then a place of five words at most)
+    # nine words at most before the verb: "variation over the timed runs on one of four GPUs is negligible"
     rf"{_VARIATION_STARTS}[\w-]*(?:\s+[\w.+-]+){{0,9}}?\s+(?:is|are|was|were)\s+(?:negligible|insignificant)",
 )
 NOISE_VERDICT_RE = GuardedPattern(
