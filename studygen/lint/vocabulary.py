@@ -323,8 +323,7 @@ _VARIATION_STARTS = "(?:" + "|".join(w for w in _STARTS if not any(o != w and w.
 # that starts as one of its words does (or looser). Each verdict NOISE_VERDICT_RE finds starts with a match of
 # this union, so it is the guard of NOISE_VERDICT_RE: it costs about 2 ms to compile, the verdicts about 5 ms,
 # and a text it finds nothing in (every text of a clean project: a hand-written verdict is an SG204 finding)
-# never compiles them. A new form needs its opening here (tests/lint/test_pattern_sharing.py checks that this
-# finds verdicts of every form); a new word of a class is read from the classes.
+# never compiles them. A new form needs its opening here (tests/lint/test_pattern_sharing.py checks it).
 _VERDICT_OPENINGS = (
     rf"(?:{_any('within')}\s+{_DETERMINER}|{_any('beneath')}\s+(?:the|our)\s+"
     rf"|{_any('hidden')}\s+(?:in|into|by|under|within|beneath|inside)\s+{_DETERMINER}){_QUALIFIER}{_VARIATION_STARTS}",
