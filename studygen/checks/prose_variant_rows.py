@@ -27,9 +27,10 @@ would ship it"), another source's result ("the vendor claims", "earlier work
 found") or an open question ("it remains to be seen whether", "may or may
 not"). Case (an attack, session 23): six such sentences were SG212 errors.
 
-A sentence printing a time figure (ms, µs, s, ns) is not read here: its
-comparison has its figures, which :mod:`.prose_timings` resolves to rows
-itself, and one finding per sentence is enough.
+A sentence whose comparison prints its time figures is left to
+:mod:`.prose_timings`, which resolves them to rows itself and calls this
+only for the sentences whose figures it took no pair from (one finding per
+sentence is enough).
 
 Each side is the variant's latency rows with a figure, restricted to what
 the sentence names among what the rows state: a GPU model (as SG224 reads
@@ -46,7 +47,7 @@ from dataclasses import dataclass
 from ..lint.prose_changes import changes_of
 from ..lint.undecided import undecided
 from ..lint.unstated import states_no_result
-from ..lint.variant_pairs import CLAUSE_END_RE, DURATION_UNITS, TIME, kinds_named
+from ..lint.variant_pairs import CLAUSE_END_RE, TIME, kinds_named
 from ..patterns import lazy_compile
 from ..records.kinds import Kind
 from .sg224_unmeasured_gpu import GPU_MODEL, is_measured, model_key
@@ -125,8 +126,6 @@ def variant_comparisons(sentence, variants: dict[str, dict]) -> list[VariantComp
     """The comparisons of two declared variants' timings that ``sentence`` (a
     lint :class:`~studygen.lint.document.Sentence`) makes with no figure
     (see the module docstring); ``variants`` the study file's, by name."""
-    if any(token.figure is not None and token.figure.unit in DURATION_UNITS for token in sentence.tokens):
-        return []
     text = sentence.text
     names = _names(variants)
     changes = [change.written for change in changes_of(sentence)]

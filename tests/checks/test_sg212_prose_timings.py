@@ -283,3 +283,24 @@ def test_a_ratio_written_as_a_multiple_of_the_reference_is_read(tmp_path, senten
 ])
 def test_a_multiple_of_a_reference_timed_alike_or_of_no_figure_is_no_finding(tmp_path, sentence):
     assert _findings(_study(tmp_path, sentence)) == []
+
+
+@pytest.mark.parametrize("summary", [
+    # a new user's trial (s26): the comparison denied, its two figures printed beside the variants; lint reads a
+    # denied comparative as no comparison of its figures, and the figure-less reading skipped a sentence with a time
+    "fp16 at 0.1547 ms is no faster than fp32 at 0.1536 ms.",
+    "fp16 (0.1547 ms) is not faster than fp32 (0.1536 ms) on that GPU.",
+])
+def test_a_denied_comparison_that_prints_its_figures_is_read_as_one_without_them(tmp_path, summary):
+    (finding,) = _findings(_builds_study(tmp_path, summary))
+    assert finding.key == "/decision/summary fp16 against fp32"
+    assert finding.message == ("'faster' in /decision/summary compares variants that differ in more than the variant "
+                               "(tensorrt 8.4.1 against 8.2.3): fp16 (job gtx-841); fp32 (job gtx-823)")
+
+
+def test_a_denied_comparison_of_one_build_or_naming_the_versions_passes(tmp_path):
+    assert _findings(_builds_study(tmp_path / "a", "On TensorRT 8.4.1 fp16 at 0.1547 ms is no faster than fp32 "
+                                                   "at 0.1536 ms on 8.2.3.")) == []
+    records = [BUILDS[0], record("gtx-841b", [latency("fp32", 0.1536, method=GRAPHS_OFF)], TRT84)]
+    assert _findings(load(tmp_path / "b", records=records, study=spec(decision={
+        "shipped": False, "summary": "fp16 at 0.1547 ms is no faster than fp32 at 0.1536 ms."}))) == []
