@@ -384,3 +384,13 @@ def test_shape_and_tf32_readings_from_the_mutation_runs_survivors(tmp_path):
     study = load(tmp_path / "c", records=[record("job0", [profile])], template=TEMPLATE,
                  study=spec(title="Toy detector", decision={"shipped": False, "summary": "TF32 takes 1.0 ms."}))
     assert [f.key for f in sg224_unmeasured_gpu.check(CheckContext(study))] == ["/decision/summary TF32"]
+
+
+def test_a_name_written_twice_in_one_clause_is_reported_once(tmp_path):
+    """A new user's trial (s26): "The fp16 log stops early, and fp16 is 2.5x slower than fp32", the study's only
+    fp16 run a failed build, gave two warnings of one key, one per fp16 of the clause; another sentence's is its own."""
+    found = findings(tmp_path, summary="The int8 log stops early, and INT8 is 2.5x faster than fp16. "
+                                       "On the H100 int8 takes 2.0 ms.")
+    assert [f.message for f in found] == [
+        "/decision/summary states a result at int8, a precision no record measured (precisions measured: fp16)"] * 2
+    assert [f.key for f in found] == ["/decision/summary int8"] * 2
