@@ -394,3 +394,22 @@ def test_a_name_written_twice_in_one_clause_is_reported_once(tmp_path):
     assert [f.message for f in found] == [
         "/decision/summary states a result at int8, a precision no record measured (precisions measured: fp16)"] * 2
     assert [f.key for f in found] == ["/decision/summary int8"] * 2
+
+
+def test_nothing_is_reported_while_a_record_of_the_study_fails_to_load(tmp_path):
+    # a new user's trial: with the fp32 record broken (SG202), check also warned that the description states a
+    # result at fp32, "a precision no record measured": the run it names may be the one in the unread file
+    from studygen.study import load_study
+
+    from .studies import write_project
+
+    records = [record("job0", [latency("fp16", 5.0)], collected_provenance(gpu="NVIDIA H100 80GB HBM3"))]
+    study_dir = write_project(tmp_path, records=records, template=TEMPLATE, study=spec(
+        title="Toy detector", description="On the H100, fp32 takes 9.0 ms.",
+        decision={"shipped": False, "summary": "Not decided."}))
+    assert [f.key for f in sg224_unmeasured_gpu.check(CheckContext(load_study(study_dir, tmp_path)))] == [
+        "/description fp32"]
+    (tmp_path / "measurements" / "toy" / "job1.json").write_text("{ not json", encoding="utf-8")
+    study = load_study(study_dir, tmp_path)
+    assert study.has_unread_files
+    assert sg224_unmeasured_gpu.check(CheckContext(study)) == []
