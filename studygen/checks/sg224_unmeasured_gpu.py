@@ -32,7 +32,8 @@ so a GPU in the title of a CPU study is reported. Not read:
   the run a clause names may be in it (a new user's trial: a broken fp32
   record drew "a precision no record measured" for fp32 beside its SG202);
 - a title, or a clause of other prose, that denies or defers ("not", "no",
-  "never", "without", "n't", "later", "next", "future", "plan") or cites
+  "never", "without", "n't", "later", "next", "future", "plan"), says the
+  run failed ("failed", "crashed", "errored") or cites
   another source ("published", "reported", or what
   :data:`~studygen.lint.unstated.SOURCE_RE` reads: "according to", "the
   vendor claims", a datasheet, spec sheet or paper, a citation with its
@@ -104,10 +105,11 @@ SHAPE = lazy_compile(r"(?<![\w.×-])(\d{2,5}\s?[x×]\s?\d{2,5})(?![\w.×-]?\d|[\
 MEASURED_WORDS = lazy_compile(r"\b(?:measured|timed|benchmarked|profiled|ran|run|runs)\b", re.IGNORECASE)
 # words of a Jetson module's name that its GPU, as trtexec logs it, leaves out ("Orin" on a Jetson AGX Orin)
 _MODULE_WORDS = re.compile(r"^(?:JETSON|AGX)")
-# A sentence that names a machine without stating a result of this study on it: it denies, defers or cites one
-# published or reported (the other sources a clause cites: lint.unstated.SOURCE_RE)
-ELSEWHERE = lazy_compile(
-    r"\b(?:not|no|never|without|later|next|future|plans?|planned|published|reported)\b|n't\b", re.IGNORECASE)
+# A sentence that names a machine without stating a result of this study on it: it denies, defers, says the run
+# failed ("fp16 build failed": collect records such a run as not measured) or cites one published or reported (the
+# other sources a clause cites: lint.unstated.SOURCE_RE)
+ELSEWHERE = lazy_compile(r"\b(?:not|no|never|without|later|next|future|plans?|planned|published|reported|failed|"
+                         r"crashed|errored)\b|n't\b", re.IGNORECASE)
 # What states a result of a clause beside its GPU: a ratio ("1.4x", "2×"; not a shape's "1333 x 800"), a percentage
 # ("64% of its kernel time") or a speed comparative; a time is a figure with a unit (prose_figures.quoted_figures)
 RESULT_WORDS = lazy_compile(

@@ -413,3 +413,11 @@ def test_nothing_is_reported_while_a_record_of_the_study_fails_to_load(tmp_path)
     study = load_study(study_dir, tmp_path)
     assert study.has_unread_files
     assert sg224_unmeasured_gpu.check(CheckContext(study)) == []
+
+
+def test_a_precision_whose_run_failed_is_not_stated_as_a_result(tmp_path):
+    # a new user's title "...: fp32 timed, fp16 build failed" drew "names fp16, a precision no record measured" (the
+    # failed build is a not-measured entry); a result stated at the precision still is one
+    assert findings(tmp_path, title="Toy detector: fp16 timed, int8 build failed") == []
+    assert findings(tmp_path / "b", summary="The int8 engine crashed at load.") == []
+    assert [f.key for f in findings(tmp_path / "c", title="Toy detector: fp16 timed, int8 2x faster")] == ["/title int8"]
