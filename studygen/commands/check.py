@@ -255,7 +255,7 @@ def hook_hints(findings: list) -> list:
               help="Accepted for scripts written for earlier versions: check keeps no cache, every check is afresh.")
 @click.pass_context
 def check_command(ctx, targets, root, output_format, no_cache):
-    """Exit 1 on any error-level finding, 2 on a usage error or an internal error."""
+    """Exit 1 on any error-level finding, 2 on a usage error or an internal error, 130 on an interrupt."""
     findings = run_check(CheckOptions(targets=tuple(targets), root=root, output_format=output_format))
     if os.environ.get("PRE_COMMIT") == "1":
         findings = hook_hints(findings)

@@ -127,7 +127,10 @@ def run_pr_body(options: RenderOptions) -> str:
               help="With --pr-body: link figures as URL/families/<f>/figures/... so they resolve on the pull request "
                    "page (e.g. https://github.com/ORG/REPO/raw/BRANCH).")
 def render_command(families, root, pr_body, link_base):
-    """Each family's README.md and its figures/ are written where their bytes change."""
+    """Each family's README.md and its figures/ are written where their bytes change.
+
+    Exit 1 when a family has no record yet (named, the others rendered) or its template fails (nothing written),
+    2 on an invalid record (nothing written), a usage error or an internal error, 130 on an interrupt."""
     options = RenderOptions(families=tuple(families), root=root, pr_body=pr_body, link_base=link_base)
     if options.link_base is not None:
         if not options.pr_body:
