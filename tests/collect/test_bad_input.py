@@ -264,3 +264,17 @@ def test_a_number_past_pythons_digit_limit_is_refused_naming_its_line(collect, w
     log = write(workdir, log_text("trtexec --onnx=m.onnx", "Selected Device: NVIDIA A100", line.format(n="7" * 4301)))
     done = collect("trtexec", "--log", log, "--variant", "fp32", "--shape", "224x224")
     assert_refused(done, "run.log:3: a number of more than 4300 digits")
+
+
+def test_a_batch_printed_twice_differently_in_one_run_is_refused(collect, workdir):
+    # 'Batch: 1' then 'Batch: 4' inside one run (two logs' option blocks pasted together): the second replaced
+    # the first in silence and every result was recorded at batch 4; the device and throughput were refused so
+    from tests.collect.trtexec_logs import log_text, write
+
+    log = write(workdir, log_text("trtexec --onnx=m.onnx", "Selected Device: NVIDIA A100", "Batch: 1", "Batch: 4"))
+    done = collect("trtexec", "--log", log, "--variant", "fp32", "--shape", "224x224")
+    assert_refused(done, "run.log:4: run 1 (line 1) prints its batch twice, 1 on line 3 and 4 on line 4")
+    again = write(workdir, log_text("trtexec --onnx=m.onnx", "Selected Device: NVIDIA A100", "Batch: 4", "Batch: 4"))
+    repeated = collect("trtexec", "--log", again, "--variant", "fp32", "--shape", "224x224")
+    assert repeated.exit_code == 0, repeated.err
+    assert {r["batch"] for r in repeated.results} == {4}

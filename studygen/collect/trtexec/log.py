@@ -453,7 +453,9 @@ def _parse_setting(run: TrtexecRun, message: str, where: Context) -> None:
         if match.group(1) == "Explicit":
             run.explicit_batch = True
         else:
-            run.batch = read_count(match.group(1), "the batch", where)
+            # printed twice, differently (logs pasted together): which one ran is unknown, never the last in silence
+            run.batch, run.batch_line = printed_once(run, "batch", (run.batch, run.batch_line),
+                                                     read_count(match.group(1), "the batch", where), where)
     elif match := SHAPE_LINE.match(message):
         if match.group("shapes") != "model":  # "model": the shapes the model itself fixes, none printed
             field_name = "input_shapes" if match.group("phase") == "inference" else "build_shapes"
