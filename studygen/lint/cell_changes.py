@@ -38,6 +38,7 @@ HINT = "recompute the change from the figure it is against (the first row, the r
 
 # the cell's figure, then a parenthesis holding one signed percentage and nothing else
 _SHAPE_RE = lazy_compile(r"^[*_\s]*[\d.,]+[^()\d]*\(\s*[+\-−–]\s*[\d.]+\s*%\s*\)[*_\s]*$")
+MAX_NAMED = 8  # references a finding prints: a row of 2,000 change cells printed 2,000 in each (100 KB a finding)
 _FORMULAS = ("relative_second", "relative_first")  # (v - r) / r, (v - r) / v
 
 
@@ -194,7 +195,9 @@ def cell_change_findings(document: Document) -> list[tuple[int, str, str]]:
                     references = _unexplained(table, columns, column, index, value, change, above, indexes[index])
                     if references:
                         shown = "; ".join(f"{where} gives {_percent(value, ref, change.decimals)}"
-                                          for where, ref in references)
+                                          for where, ref in references[:MAX_NAMED])
+                        if len(references) > MAX_NAMED:
+                            shown += f"; and {len(references) - MAX_NAMED} other columns of the row"
                         found.append((row.line, f"'{' '.join(row.cells[column].split())}' in '{header}' prints a "
                                       f"{change.text}% change that no figure of the table gives: {shown}", HINT))
                 if value is not None:
