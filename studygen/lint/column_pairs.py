@@ -13,7 +13,8 @@ pair too: :func:`may_hold_ratio` says whether a sentence's ratio may be it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Callable
+from functools import partial
 
 from ..numbers import format_number
 from ..patterns import lazy_compile
@@ -22,15 +23,22 @@ from .figures import RATIO_UNITS, Range, with_unit
 from .text import PARTING_SLASH, keywords, measure_words
 
 
-@dataclass
 class Entry:
     """One value a range is compared with: the row, the value and how to
-    print it (``0.409 ms`` or ``0.409 - 0.073 = 0.336 ms``)."""
+    print it (``0.409 ms`` or ``0.409 - 0.073 = 0.336 ms``), given as the
+    text or a function making it (printed only for the rows a finding
+    names: a range checked against 4,000 rows printed all of them)."""
 
-    row: Row
-    value: float
-    shown: str
-    decimals: int
+    __slots__ = ("row", "value", "_shown", "decimals")
+
+    def __init__(self, row: Row, value: float, shown: str | Callable[[], str], decimals: int):
+        self.row, self.value, self._shown, self.decimals = row, value, shown, decimals
+
+    @property
+    def shown(self) -> str:
+        if callable(self._shown):
+            self._shown = self._shown()
+        return self._shown
 
 
 def pair_tables(document: Document, block: Block, sentence: Sentence):
@@ -256,24 +264,22 @@ def pair_reading(first: Series, second: Series, rows: list[int], rng: Range, rel
     table = first.table
     shown_decimals = max(rng.lo.decimals, rng.hi.decimals) + 1
 
+    def show(a, b, value) -> str:
+        if formula in ("a-b", "b-a"):
+            x, y = (a, b) if formula == "a-b" else (b, a)
+            return f"{x.text} - {y.text} = {with_unit(format_number(value, max(a.decimals, b.decimals)), rng.unit)}"
+        if formula in ("a/b", "b/a"):
+            x, y = (a, b) if formula == "a/b" else (b, a)
+            return f"{x.text} / {y.text} = {format_number(value, shown_decimals)}x"
+        x, y = (a, b) if formula.startswith("(a") else (b, a)
+        base = a if formula.endswith("/a") else b
+        return f"({x.text} - {y.text}) / {base.text} = {format_number(value, shown_decimals)}%"
+
     def make() -> list[Entry]:
-        entries = []
-        for (i, a, b), value in zip(pairs, values):
-            if formula in ("a-b", "b-a"):
-                x, y = (a, b) if formula == "a-b" else (b, a)
-                decimals = max(a.decimals, b.decimals)
-                shown = f"{x.text} - {y.text} = {with_unit(format_number(value, decimals), rng.unit)}"
-            elif formula in ("a/b", "b/a"):
-                x, y = (a, b) if formula == "a/b" else (b, a)
-                decimals = shown_decimals
-                shown = f"{x.text} / {y.text} = {format_number(value, decimals)}x"
-            else:
-                x, y = (a, b) if formula.startswith("(a") else (b, a)
-                base = a if formula.endswith("/a") else b
-                decimals = shown_decimals
-                shown = f"({x.text} - {y.text}) / {base.text} = {format_number(value, decimals)}%"
-            entries.append(Entry(table.rows[i], value, shown, decimals))
-        return entries
+        decimals = shown_decimals if formula not in ("a-b", "b-a") else None
+        return [Entry(table.rows[i], value, partial(show, a, b, value),
+                      max(a.decimals, b.decimals) if decimals is None else decimals)
+                for (i, a, b), value in zip(pairs, values)]
 
     return description, values, make
 

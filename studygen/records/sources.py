@@ -122,7 +122,10 @@ def stale_notes(notes: list[str], files: set[str]) -> list[str]:
     ``prerun.log``), less the record's history notes (:data:`HISTORY_NOTE`):
     a collector words each note about an input with the input's name
     (``run.log names no device …``, ``trace.json.gz: 308 of 1154 kernel
-    launches ran TF32 …``), so these are the notes about those files."""
+    launches ran TF32 …``), so these are the notes about those files. A
+    name of no characters but spaces (the locator ``:4`` of a record edited
+    by hand) names nothing: as a pattern it matched at the end of every note."""
+    files = {name for name in files if name.strip()}
     if not files:
         return []
     named = re.compile("|".join(rf"(?<![\w.-]){re.escape(name)}(?![\w-]|\.\w)" for name in sorted(files)))

@@ -231,15 +231,19 @@ def test_complete_log_without_final_newline_is_accepted(collect, workdir):
     assert done.latency("gpu_compute", batch=1)["value_ms"] == 0.0361328
 
 
-@pytest.mark.parametrize("digits", [310, 400, 5000])
+@pytest.mark.parametrize("digits", [310, 400, 4300, 5000])
 def test_a_whole_figure_past_a_doubles_range_is_refused_at_its_line(collect, workdir, digits):
-    # a 400-digit whole latency read as an int reached the statistics order check, which raised OverflowError
+    # a 400-digit whole latency read as an int reached the statistics order check, which raised OverflowError;
+    # past 4300 digits (Python's int() limit) the log is refused before any line is read, at the same line
     huge = "9" * digits
     text = BUILD_LOG.read_text().replace("Latency: min = 0.0410156 ms", f"Latency: min = {huge} ms", 1)
     path = workdir / "huge.log"
     path.write_text(text)
-    assert_refused(collect("trtexec", "--log", path), "huge.log:569: the Latency min is '999",
-                   "which is not a finite figure (a double cannot hold it): nothing recorded")
+    if digits > 4300:
+        assert_refused(collect("trtexec", "--log", path), "huge.log:569: a number of more than 4300 digits")
+    else:
+        assert_refused(collect("trtexec", "--log", path), "huge.log:569: the Latency min is '999",
+                       "which is not a finite figure (a double cannot hold it): nothing recorded")
 
 
 def test_a_whole_figure_within_a_doubles_range_is_read_as_printed():
@@ -248,3 +252,29 @@ def test_a_whole_figure_within_a_doubles_range_is_read_as_printed():
     assert figure("9" * 308) == int("9" * 308) and figure("0") == 0 and figure("17") == 17
     with pytest.raises(ValueError):
         figure("9" * 309 + "0")  # 1e310 - 10 > 1.797e308
+
+
+@pytest.mark.parametrize("line", ["Batch: {n}", "Compute Capability: 8.{n}",
+                                  "Created input binding for input with dimensions {n}x3x224x224"])
+def test_a_number_past_pythons_digit_limit_is_refused_naming_its_line(collect, workdir, line):
+    # int() refuses more than 4300 digits (sys.get_int_max_str_digits()): a batch, compute capability or binding
+    # that long was an internal error (ValueError) instead of a refusal naming the log's line
+    from tests.collect.trtexec_logs import log_text, write
+
+    log = write(workdir, log_text("trtexec --onnx=m.onnx", "Selected Device: NVIDIA A100", line.format(n="7" * 4301)))
+    done = collect("trtexec", "--log", log, "--variant", "fp32", "--shape", "224x224")
+    assert_refused(done, "run.log:3: a number of more than 4300 digits")
+
+
+def test_a_batch_printed_twice_differently_in_one_run_is_refused(collect, workdir):
+    # 'Batch: 1' then 'Batch: 4' inside one run (two logs' option blocks pasted together): the second replaced
+    # the first in silence and every result was recorded at batch 4; the device and throughput were refused so
+    from tests.collect.trtexec_logs import log_text, write
+
+    log = write(workdir, log_text("trtexec --onnx=m.onnx", "Selected Device: NVIDIA A100", "Batch: 1", "Batch: 4"))
+    done = collect("trtexec", "--log", log, "--variant", "fp32", "--shape", "224x224")
+    assert_refused(done, "run.log:4: run 1 (line 1) prints its batch twice, 1 on line 3 and 4 on line 4")
+    again = write(workdir, log_text("trtexec --onnx=m.onnx", "Selected Device: NVIDIA A100", "Batch: 4", "Batch: 4"))
+    repeated = collect("trtexec", "--log", again, "--variant", "fp32", "--shape", "224x224")
+    assert repeated.exit_code == 0, repeated.err
+    assert {r["batch"] for r in repeated.results} == {4}

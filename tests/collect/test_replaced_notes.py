@@ -116,3 +116,11 @@ def test_which_notes_name_a_file():
     assert stale_notes(["a.log names no device", "b.log names no device", "c.log names no device"],
                        {"a.log", "b.log"}) == ["a.log names no device", "b.log names no device"]
     assert stale_notes(["a (1).log: x", "a.log: y"], {"a (1).log"}) == ["a (1).log: x"]  # a name is text, not a pattern
+
+
+def test_a_result_read_from_no_named_file_names_no_note():
+    # a record edited by hand whose replaced result's locator is ':' or ' :12' gives a file name of no characters
+    # but spaces; as a pattern it matched at the end of every note, so a replace dropped notes about nothing
+    notes = ["weights not given on the command line: recorded as pretrained (the default)", "run.log names no device"]
+    assert stale_notes(notes, {""}) == []
+    assert stale_notes(notes, {" ", "run.log"}) == notes[1:]

@@ -74,6 +74,9 @@ LOG_START = re.compile(r"&&&& (?:RUNNING|PASSED|FAILED|WAIVED)\b|\[[^\[\]]*\] \[
 MAX_WRAPPER = 64
 VERSION_LINE = re.compile(r"^TensorRT version: (\d+(?:\.\d+)*)\s*$")
 DEVICE_LINE = re.compile(r"^Selected Device: (.+?)\s*$")
+# Python's int() refuses more digits than this (sys.get_int_max_str_digits(), 4300 by default): a batch, shape or
+# compute capability that long raised ValueError from the readers, an internal error instead of the line's name
+_LONG_NUMBER = re.compile(r"\d{4301}")
 COMPUTE_LINE = re.compile(r"^Compute Capability: (\d+)\.(\d+)\s*$")  # Device Information
 COMPUTE_LABEL = re.compile(r"^\s*Compute\s+Capability\s*:", re.IGNORECASE)  # the same line, however damaged
 TF32_DEFAULT_LINE = re.compile(r"^TF32 is enabled by default\b")  # TensorRT 10, before the Model Options
@@ -171,6 +174,10 @@ def parse_log(path: Path, display: str | None = None) -> TrtexecLog:
             raise InputError("this is trtexec --exportLayerInfo JSON, not a console log: pass it as --layer-info",
                              path=display)
         raise InputError("this is JSON, not a trtexec console log (use --times, --profile or --layer-info)", path=display)
+    if long_number := _LONG_NUMBER.search(text):
+        raise InputError("a number of more than 4300 digits, which no count, shape or figure of a run has (Python "
+                         "reads no integer that long): nothing recorded", path=display,
+                         line=text.count("\n", 0, long_number.start()) + 1)
     lines = text.split("\n")
     if not text.endswith("\n") and not lines[-1].startswith("&&&& PASSED"):
         # possibly half-written; a status line, even cut, shows the run finished
@@ -446,7 +453,9 @@ def _parse_setting(run: TrtexecRun, message: str, where: Context) -> None:
         if match.group(1) == "Explicit":
             run.explicit_batch = True
         else:
-            run.batch = read_count(match.group(1), "the batch", where)
+            # printed twice, differently (logs pasted together): which one ran is unknown, never the last in silence
+            run.batch, run.batch_line = printed_once(run, "batch", (run.batch, run.batch_line),
+                                                     read_count(match.group(1), "the batch", where), where)
     elif match := SHAPE_LINE.match(message):
         if match.group("shapes") != "model":  # "model": the shapes the model itself fixes, none printed
             field_name = "input_shapes" if match.group("phase") == "inference" else "build_shapes"

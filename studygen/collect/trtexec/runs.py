@@ -210,6 +210,7 @@ class TrtexecRun:
     status: str | None = None
     status_line: int | None = None
     batch: int | None = None
+    batch_line: int | None = None  # the line of "Batch: N"
     explicit_batch: bool = False
     settings: dict[str, bool] = field(default_factory=dict)
     input_shapes: str | None = None
