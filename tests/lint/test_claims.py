@@ -154,3 +154,20 @@ def test_a_claim_late_in_its_sentence_is_read_against_the_rows_its_own_clause_na
             "70B saves the most, and on the 8B and 13B models it needs 65% less memory.\n")
     (finding,) = _sg101(text)
     assert finding.line == 7 and "(2 rows, largest 58%)" in finding.message
+
+
+def test_a_range_claims_for_most_rows_only_in_its_own_clause():
+    # a generated H200 README: "the 3 compilations of fp16 (7.951 to 8.572 ms) overlap: neither was faster in every
+    # compilation" read the next clause's "every" as the range's, and lint held the range against every row of
+    # another section's fp16 column (SG101 'leaves out row 800 x 1067'); a claim in the range's clause still counts
+    from studygen.lint.claims import claims_most_rows
+
+    def claims(text):
+        sentence = parse_document(text + "\n", "c.md").prose[0].sentences[0]
+        (rng,) = [r for r in sentence.ranges if r.kind == "range"]
+        return claims_most_rows(sentence, rng)
+
+    assert not claims("At 800 x 800, fp16 (7.951 to 8.572 ms) and FP8 overlap: neither was faster in every run.")
+    assert not claims("fp16 takes 7.951 to 8.572 ms; FP8 was slower in every run.")
+    assert claims("fp16 takes 7.951 to 8.572 ms across every run.")
+    assert claims("fp16 takes 7.951 to 8.572 ms in most cases, and FP8 more.")
