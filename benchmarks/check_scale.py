@@ -30,7 +30,16 @@ Prints the figures against the targets of issues 7, 11 and 25:
 - doubling the records costs at most 2.2x the time;
 - ``studygen --help`` in <= 0.3 s (lazy imports).
 
-Last measured at the default scale (main 266e713, 2026-12-06, ``--repeat
+Last measured at the default scale (main 5f78300, 2026-12-06 11:04,
+``--repeat 2``, load average 0.9-1.1): the floor 28.9 us a record; 10,000
+records 2.35 s (8.1x), one process 3.75 s (12.9x); 20,000 records 4.38 s
+(7.6x), one process 7.38 s (12.8x); doubling 1.87x. Target 5x: missed.
+Interleaved on one kept 4 x 1,000-record project, one process, 5 rounds:
+best 1.41 s CPU for the session's start (a467614) against 1.47 s (+4 %,
+the session's new checks); the rest of the gap to session 25's figures
+below is the machine's hour, not the code.
+
+Measured before at the default scale (main 266e713, 2026-12-06, ``--repeat
 3``, load average 1.1-1.3, a noisier hour): the floor 29.5-30.0 us a record;
 10,000 records 1.93 s (6.4x), one process 3.53 s (11.7x); 20,000 records
 3.15 s (5.3x), one process 5.97 s (10.1x); doubling 1.63x. Target 5x:

@@ -31,7 +31,14 @@ the same way (they kept caches): ``--extra-check-args=--no-cache`` with a
 warm cache folder is the uncached check issue 25 measured, ``--cache-dir ''``
 runs with no cache folder at all.
 
-Last measured (main 266e713 against 115c69c, the session's start, with
+Last measured (main 5f78300 against a467614, session 26's start, with
+``--before``, 2026-12-06 11:03, load average 0.4-0.9, ``--repeat 10``):
+check of the project 0.557 s against 0.521 s (10.0x ``--help`` of 0.056 s,
+9.6x; CPU 1.07x: the session's new readings, SG225 among them), one process
+1.01x; render deformable_detr_h200_torch 0.292 s against 0.300 s (5.2x,
+5.5x); render deformable_detr 3.9x. Targets 8x and 5x: missed.
+
+Measured before (main 266e713 against 115c69c, the session's start, with
 ``--before``, 2026-12-06, a noisier hour of the machine: medians 10-25 %
 above the bests): ``--repeat 15``: check of the project 0.550 s against
 0.552 s (9.7x ``--help`` of 0.057 s, 9.9x), render
