@@ -61,24 +61,16 @@ def check(context) -> list[Finding]:
     rows = None
     readme, findings = context.rendered_readme, []
     for path, text in claim_strings(study.spec):
-        for match in _SAME.finditer(text):
-            if rows is None:
-                rows = [row for row in study.rows if row.kind == Kind.COCO_AP and row.value is not None
-                        and row.value >= 0]
-            if not rows:
-                return []
-            finding = _same_finding(study, path, text, match, rows, readme)
-            if finding is not None:
-                findings.append(finding)
-        for match in _POINTS.finditer(text):
-            if rows is None:
-                rows = [row for row in study.rows if row.kind == Kind.COCO_AP and row.value is not None
-                        and row.value >= 0]
-            if not rows:
-                return []
-            finding = _finding(study, path, text, match, rows, readme)
-            if finding is not None:
-                findings.append(finding)
+        for pattern, read in ((_SAME, _same_finding), (_POINTS, _finding)):
+            for match in pattern.finditer(text):
+                if rows is None:
+                    rows = [row for row in study.rows if row.kind == Kind.COCO_AP and row.value is not None
+                            and row.value >= 0]
+                if not rows:
+                    return []
+                finding = read(study, path, text, match, rows, readme)
+                if finding is not None:
+                    findings.append(finding)
     return findings
 
 

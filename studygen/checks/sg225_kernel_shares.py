@@ -74,6 +74,7 @@ to 0.3500 ms across the GPUs." passed where the MI300X's step totals 0.388344 ms
 from __future__ import annotations
 
 import re
+from functools import partial
 
 from ..findings import Finding
 from ..numbers import format_number
@@ -155,30 +156,13 @@ def check(context) -> list[Finding]:
     profiles = times = None
     readme, findings = context.rendered_readme, []
     for path, text in claim_strings(study.spec):
-        for match in _MULTIPLE.finditer(text):
-            if times is None:
-                times = profile_times(study)
-            finding = _multiple_finding(study, path, text, match, times, readme) if times else None
-            if finding is not None:
-                findings.append(finding)
-        for match in _RANGE.finditer(text):
-            if times is None:
-                times = profile_times(study)
-            finding = _range_finding(study, path, text, match, times, readme) if times else None
-            if finding is not None:
-                findings.append(finding)
-        for match in _EVERY_GROUP.finditer(text):
-            if times is None:
-                times = profile_times(study)
-            finding = _best_finding(study, path, text, match, times, readme) if times else None
-            if finding is not None:
-                findings.append(finding)
-        for match in _DIFFERENCE.finditer(text):
-            if times is None:
-                times = profile_times(study)
-            finding = _multiple_finding(study, path, text, match, times, readme, difference=True) if times else None
-            if finding is not None:
-                findings.append(finding)
+        for pattern, read in _TIME_READERS:  # claims about the profiles' times, read once the text holds one
+            for match in pattern.finditer(text):
+                if times is None:
+                    times = profile_times(study)
+                finding = read(study, path, text, match, times, readme) if times else None
+                if finding is not None:
+                    findings.append(finding)
         for match in _SHARE.finditer(text):
             begin, end = clause_bounds(text, match.start(2))
             whole = _KERNEL_WHOLE.search(text, match.end(), min(end, match.end() + _REACH))
@@ -425,3 +409,13 @@ def _range_finding(study, path: tuple, text: str, match, times: list, readme: st
                    line=yaml_text_line(study.spec_text, path, match.start()), pointer=pointer,
                    key=f"{pointer} {group} {low} to {high}",
                    hint="give the range over every profile it is about, or name the runs it covers")
+
+
+# each claim about kernel times with no share in it, and its reader: a multiple, a range, a best-of over every
+# group, a difference (a multiple's reader with difference=True)
+_TIME_READERS = (
+    (_MULTIPLE, _multiple_finding),
+    (_RANGE, _range_finding),
+    (_EVERY_GROUP, _best_finding),
+    (_DIFFERENCE, partial(_multiple_finding, difference=True)),
+)
