@@ -187,6 +187,7 @@ def check(context) -> list[Finding]:
     readme, findings = context.rendered_readme, []
     shown = done = None
     printed: dict[str, bool] = {}  # GPU or precision as written -> whether the README prints it
+    row_settings: dict[str, dict] = {}  # batch or shape -> {row: its value}, for every field (_setting_findings)
     for path, text in claim_strings(study.spec):
         in_title = path == ("title",)
         # clause (begin, end) -> whether it names a GPU without a result of its own: read once a clause, since a
@@ -222,11 +223,12 @@ def check(context) -> list[Finding]:
             findings.append(Finding(CODE, message, study.rel(study.study_path),
                                     line=yaml_text_line(study.spec_text, path, start), pointer=pointer,
                                     key=f"{pointer} {named}", hint=hint))
-        findings += _batch_findings(study, path, text, readme, printed)
+        findings += _batch_findings(study, path, text, readme, printed, row_settings)
     return findings
 
 
-def _batch_findings(study, path: tuple, text: str, readme: str | None, printed: dict) -> list[Finding]:
+def _batch_findings(study, path: tuple, text: str, readme: str | None, printed: dict,
+                    row_settings: dict) -> list[Finding]:
     """A batch (:data:`BATCH`) that the clause naming it states a result at
     (as GPUs are read: :func:`_unread`), or says a run was measured at
     (:data:`MEASURED_WORDS`), while none of the rows it is about
@@ -240,13 +242,23 @@ def _batch_findings(study, path: tuple, text: str, readme: str | None, printed: 
     (:func:`_setting_findings`). Case (a new user's trial, session 26): "The
     512 x 512 H100 trace spends 64% of its kernel time in GEMMs." passed where
     every run of the study was at 224 x 224."""
-    return _setting_findings(study, path, text, readme, printed, _BATCH_SETTING) + \
-        _setting_findings(study, path, text, readme, printed, _SHAPE_SETTING)
+    return _setting_findings(study, path, text, readme, printed, _BATCH_SETTING, row_settings) + \
+        _setting_findings(study, path, text, readme, printed, _SHAPE_SETTING, row_settings)
 
 
-def _setting_findings(study, path: tuple, text: str, readme: str | None, printed: dict, setting) -> list[Finding]:
-    """The findings of :func:`_batch_findings` for one ``setting`` (:class:`_Setting`: batch or shape)."""
-    rows = [row for row in study.rows if row.value is not None and setting.of(row) is not None]
+def _setting_findings(study, path: tuple, text: str, readme: str | None, printed: dict, setting,
+                      row_settings: dict) -> list[Finding]:
+    """The findings of :func:`_batch_findings` for one ``setting`` (:class:`_Setting`: batch or shape);
+    ``row_settings``: the study's ``{setting word: {row: its value}}`` of the rows with a figure and that
+    setting, in row order, filled on first need (a shape key per row, clause and field was 12 substitutions a
+    record at scale)."""
+    if not setting.pattern.search(text):
+        return []  # most prose names no batch or shape
+    if setting.word not in row_settings:
+        row_settings[setting.word] = {row: value for row in study.rows
+                                      if row.value is not None and (value := setting.of(row)) is not None}
+    settings = row_settings[setting.word]
+    rows = list(settings)
     found, in_title, unread = [], path == ("title",), {}
     for match in setting.pattern.finditer(text) if rows else ():
         value, bounds = setting.read(match), clause_bounds(text, match.start())
@@ -258,7 +270,7 @@ def _setting_findings(study, path: tuple, text: str, readme: str | None, printed
         if unread[bounds]:
             continue
         subject, about = rows_named(study, rows, said)
-        if not about or any(setting.of(row) == value for row in about):
+        if not about or any(settings[row] == value for row in about):
             continue
         shown = setting.shown(value)
         if readme is not None and printed.setdefault(shown, setting.printed(value, readme)) is False:
@@ -334,9 +346,12 @@ def rows_named(study, rows: list, said: str) -> tuple[str, list]:
     gpus = [m.group(1) for m in GPU_MODEL.finditer(said)]
     if gpus:
         words.append("the " + " and the ".join(gpus))
-        about = [row for row in about if row.gpu and any(is_measured(model_key(g), model_words(row.gpu)) for g in gpus)]
-    variants = {row.variant for row in rows
-                if names_in(said, {name.lower() for name in (row.variant, str(study.variant_label(row.variant))) if name})}
+        # each GPU and variant tested once, not once a row (a study of 10,000 records has a few of each)
+        named_gpus = {gpu for gpu in {row.gpu for row in rows}
+                      if gpu and any(is_measured(model_key(g), model_words(gpu)) for g in gpus)}
+        about = [row for row in about if row.gpu in named_gpus]
+    variants = {variant for variant in {row.variant for row in rows}
+                if names_in(said, {name.lower() for name in (variant, str(study.variant_label(variant))) if name})}
     precisions = {m.group(1).lower() for m in PRECISION.finditer(said)}
     if variants or precisions:
         words.append(", ".join(sorted(variants | precisions)))
