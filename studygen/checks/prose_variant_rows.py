@@ -162,7 +162,10 @@ def side_rows(study, text: str, variant: str) -> list:
     gpus = [model_key(match.group(1)) for match in GPU_MODEL.finditer(text)]
     shapes = {_shape_key(match.group(0)) for match in _SHAPE.finditer(text)}
     batches = {int(match.group(1)) for match in _BATCH.finditer(text)}
-    tests = (lambda row: bool(row.key.gpu) and any(is_measured(gpu, _gpu_words(row.key.gpu)) for gpu in gpus),
+    # whether the sentence names a row's GPU, read once a GPU (a study has a few), not once a row and sentence
+    named_gpu = {gpu: any(is_measured(name, _gpu_words(gpu)) for name in gpus)
+                 for gpu in {row.key.gpu for row in timed} if gpu} if gpus else {}
+    tests = (lambda row: named_gpu.get(row.key.gpu, False),
              lambda row: bool(row.key.shape) and _shape_key(row.key.shape) in shapes,
              lambda row: row.key.batch in batches)
     for named, test in zip((gpus, shapes, batches), tests):
