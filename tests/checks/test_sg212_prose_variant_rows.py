@@ -164,3 +164,23 @@ def test_a_comparison_the_study_does_not_state_as_its_result_is_not_read(tmp_pat
 def test_a_result_beside_words_of_expectation_or_finding_is_still_read(tmp_path, sentence):
     (finding,) = _findings(tmp_path, sentence)
     assert finding.key == "/decision/summary fp16 against fp32"
+
+
+def test_a_named_gpu_narrows_the_rows_to_its_own(tmp_path):
+    # a second card whose fp16 and fp32 come from one build at one commit: named alone, its rows are a comparison
+    # of the variant only; the A4000 named, only its rows count (no fp16 row of it shares fp32's build); no GPU or
+    # one no row holds narrows nothing, and the L4's rows share a build
+    l4 = _provenance("8.5.2", OLD_COMMIT) | {"gpu": "NVIDIA L4"}
+    records = [*RECORDS, record("l4-trt85", [latency("fp16", 0.9113, shape="640x640"),
+                                              latency("fp32", 1.7402, shape="640x640")], l4)]
+
+    def findings(folder, sentence):
+        study = load(tmp_path / folder, records=records,
+                     study=spec(decision={"shipped": False, "summary": f"{OPENING} {sentence}"}, model=MODEL))
+        return [f for f in sg212_incomparable.check(CheckContext(study)) if f.file.endswith("study.yaml")]
+
+    (finding,) = findings("a", "On the RTX A4000 at batch 1, fp16 is faster than fp32.")
+    assert finding.message.endswith("fp16 (jobs a4000-trt10-fp16, a4000-trt86-fp16); fp32 (job a4000-trt85)")
+    assert findings("b", "On the L4 at batch 1, fp16 is faster than fp32.") == []
+    assert findings("c", "At batch 1, fp16 is faster than fp32.") == []
+    assert findings("d", "On the A100 at batch 1, fp16 is faster than fp32.") == []
