@@ -100,7 +100,7 @@ from ..render.produced import WRITTEN
 from ..study.placeholders import NOT_CLAIMS
 from ..study.timing import describe, timing_label, timing_signature
 from .base import at_written_field, readme_finding
-from .prose_figures import MIN_SIGNIFICANT, matches, significant_digits
+from .prose_figures import MIN_SIGNIFICANT, NearValues, matches, significant_digits
 from .prose_variant_rows import side_rows, variant_comparisons
 from .sg222_misquoted_figures import row_figures
 
@@ -249,6 +249,7 @@ class _Owners:
     def __init__(self, study):
         self.study = study
         self._figures: list[tuple[list[float], object]] | None = None
+        self._near: NearValues | None = None  # the figures' values by size, made with them
 
     def of(self, figure: Figure, unit: str | None) -> tuple[frozenset, list] | None:
         """``(signatures, rows)``: the timing signatures and the rows of a
@@ -263,7 +264,10 @@ class _Owners:
             return None
         if self._figures is None:
             self._figures = [(row_figures(row), row) for row in self.study.rows if row.unit == "ms"]
-        rows = [row for values, row in self._figures if any(matches(figure.text, v * factor) for v in values)]
+            self._near = NearValues((value, index) for index, (values, _) in enumerate(self._figures)
+                                    for value in values)
+        candidates = [self._figures[index] for index in self._near.near(figure.text, factor)]
+        rows = [row for values, row in candidates if any(matches(figure.text, v * factor) for v in values)]
         if rows and all(row.kind == Kind.KERNEL_TIME for row in rows):
             spans = frozenset((_KERNEL, kernel_span(row.record, row.result)) for row in rows)
             return (spans, rows) if len(spans) == 1 else None  # rows of two spans give it alike: not told

@@ -44,7 +44,7 @@ from ..render.produced import kinds_where
 from ..study.placeholders import claim_strings
 from ..study.timing import run_of
 from .base import readme_finding
-from .prose_figures import decimals_of, printed_as, quotations
+from .prose_figures import NearValues, decimals_of, printed_as, quotations
 from .readme_text import quote
 from .sg222_misquoted_figures import names_in, quoted_unit, row_names
 
@@ -88,12 +88,14 @@ def quoted_unstable(study, readme: str | None) -> list[Finding]:
     quoted = quotations(study.spec)
     # every figure in ms (a kernel group's time too): a quote that a stable one gives may be of that one
     timings = [row for row in study.rows if row.unit == "ms" and row.value is not None]
+    near = NearValues((float(row.value), index) for index, row in enumerate(timings))
     findings, texts = [], None
     for path, start, number, unit, sentence in quoted:
         rows_unit, factor = quoted_unit(number, unit)
         if rows_unit != "ms" or (readme is not None and number not in readme):
             continue
-        giving = [row for row in timings if number in printed_as(float(row.value) * factor, decimals_of(number))]
+        giving = [row for row in map(timings.__getitem__, near.near(number, factor))
+                  if number in printed_as(float(row.value) * factor, decimals_of(number))]
         named = [row for row in giving if names_in(sentence, row_names(study, row))]
         giving = named or giving
         # a stable timing of a run another timing flags unstable is that run's (with no data transfers, trtexec's
