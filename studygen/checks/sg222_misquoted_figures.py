@@ -106,6 +106,22 @@ class Figures:
     kept: list[float] = field(default_factory=list)
     # (factor, decimals) -> _Printed: each figure printed once a way it is quoted, not once a quote
     _printed: dict = field(default_factory=dict, repr=False, compare=False)
+    # the rows' distinct name sets, and every name in them, made on first use (:meth:`named_sets`)
+    _name_sets: tuple | None = field(default=None, repr=False, compare=False)
+
+    def named_sets(self, sentence: str) -> set[frozenset[str]]:
+        """The rows' name sets (:func:`row_names`) of which ``sentence`` names
+        a member (:func:`~studygen.checks.prose_figures.names_in`): each name
+        of the rows looked for once a sentence, where each row's set was
+        searched name by name (a study of 1,000 records: 70,000 searches for
+        80 quotes)."""
+        if self._name_sets is None:
+            distinct = list(dict.fromkeys(figure.names for figure in self.rows))
+            self._name_sets = distinct, {name for names in distinct for name in names}
+        distinct, every_name = self._name_sets
+        folded = sentence.lower()
+        named = {name for name in every_name if name in folded and names_in(sentence, (name,))}
+        return {names for names in distinct if not named.isdisjoint(names)}
 
     def printed(self, factor: float, decimals: int) -> _Printed:
         """The figures in the quoted unit (``factor`` from theirs) printed at
@@ -250,7 +266,7 @@ def misquoted(text: str, figures: Figures, factor: float, sentence: str) -> list
     candidates = printed.one_slip_from(text)
     if not candidates:
         return []
-    named_sets = {names for names in {figure.names for figure in figures.rows} if names_in(sentence, names)}
+    named_sets = figures.named_sets(sentence)
     if _DIFFERENCE_WORDS.search(sentence) and any(is_difference(text, [v * factor for v in values]) for values in _by_what(
             figure for figure in figures.rows if not named_sets or figure.names in named_sets).values()):
         return []
