@@ -1,4 +1,4 @@
-"""SG224 GPU, precision, batch or shape named but not measured (warning): the study's title names a
+"""SG224 GPU, precision, batch, shape or timing method named but not measured (warning): the study's title names a
 GPU model that none of its records was measured on, as a README headline
 does when a study file written for one machine is reused on another ("... on
 one H200" over tables whose every row says H100 80GB HBM3); or a sentence of
@@ -66,6 +66,16 @@ A batch ("at batch 8", "batch size 16") is read per clause
 measured at it, in a clause stating a result or saying how a run was
 measured ("was measured at batch 1"); a shape ("512 x 512") the same way.
 An AP or a plan size states a result as a time does (:func:`states_result`).
+
+A timing method (CUDA graphs, data transfers; on or off: :data:`CUDA_GRAPHS`,
+:data:`DATA_TRANSFERS`) is read as a batch is, where its clause says how a run
+was done ("timed", "measured", "ran", "uses": :data:`_METHOD_VERBS`), the
+method's own "without" or "no" denying nothing; held to the ``method`` of the
+latency results of the runs the clause names (results stating no method say
+nothing). A clause about every run ("All runs were timed with CUDA graphs")
+holds only where each of them was. Case (a new user's trial, session 25):
+that sentence passed a study five of whose seven records say
+``cuda_graph: false``.
 """
 
 from __future__ import annotations
@@ -242,8 +252,8 @@ def _batch_findings(study, path: tuple, text: str, readme: str | None, printed: 
     (:func:`_setting_findings`). Case (a new user's trial, session 26): "The
     512 x 512 H100 trace spends 64% of its kernel time in GEMMs." passed where
     every run of the study was at 224 x 224."""
-    return _setting_findings(study, path, text, readme, printed, _BATCH_SETTING, row_settings) + \
-        _setting_findings(study, path, text, readme, printed, _SHAPE_SETTING, row_settings)
+    return [finding for setting in (_BATCH_SETTING, _SHAPE_SETTING, _GRAPH_SETTING, _TRANSFER_SETTING)
+            for finding in _setting_findings(study, path, text, readme, printed, setting, row_settings)]
 
 
 def _setting_findings(study, path: tuple, text: str, readme: str | None, printed: dict, setting,
@@ -263,36 +273,70 @@ def _setting_findings(study, path: tuple, text: str, readme: str | None, printed
     for match in setting.pattern.finditer(text) if rows else ():
         value, bounds = setting.read(match), clause_bounds(text, match.start())
         said = text[bounds[0]:bounds[1]]
-        if bounds not in unread:  # a clause that says how a run was measured states something of the runs too
+        if setting.method:  # its own "without" or "no" denies nothing: the clause is read without the method's words
+            if _method_unread(text[bounds[0]:match.start()] + " " + text[match.end():bounds[1]], in_title):
+                continue
+        elif bounds not in unread:  # a clause that says how a run was measured states something of the runs too
             unread[bounds] = _unread(said, in_title) and not (
                 MEASURED_WORDS.search(said) and not ELSEWHERE.search(said) and not SOURCE_RE.search(said)
                 and not states_no_result(said, hypothetical=True))
-        if unread[bounds]:
+        if unread.get(bounds):
             continue
-        subject, about = rows_named(study, rows, said)
-        if not about or any(settings[row] == value for row in about):
+        # a method is said of the runs a comparison compares, not of those it is compared with ("... faster than the
+        # A10G run")
+        reference = _REFERENCE.search(said) if setting.method else None
+        subject, about = rows_named(study, rows, said[:reference.start()] if reference else said)
+        # "All runs were timed with CUDA graphs": a method said of every run named holds only where each has it
+        every = setting.method and _EVERY.search(text, bounds[0], match.start()) and not states_result(said)
+        if not about or (all if every else any)(settings[row] == value for row in about):
             continue
         shown = setting.shown(value)
-        if readme is not None and printed.setdefault(shown, setting.printed(value, readme)) is False:
+        mark = match.group(0) if setting.method else value  # a method as written: the README prints it or not
+        if readme is not None and printed.setdefault(mark if setting.method else shown,
+                                                     setting.printed(mark, readme)) is False:
             continue  # a field the README does not print publishes nothing
         pointer = "/" + "/".join(map(str, path))
         measured = ", ".join(map(setting.listed, sorted({setting.of(row) for row in about})))
         which = f" for {subject}" if subject else ""
+        if every:
+            records = {id(row.record): row.record for row in about}
+            other = {id(row.record) for row in about if settings[row] != value}
+            said_of = (f"says every run{which} was timed with {shown}, which {len(other)} of its {len(records)} "
+                       f"records were not")
+        else:
+            said_of = (f"{'names' if in_title else 'states a result ' + setting.preposition} {shown}{which}, which "
+                       f"{'none of its records' if subject else 'no record'} measured")
         found.append(Finding(
-            CODE, f"{pointer} {'names' if in_title else 'states a result at'} {shown}{which}, which "
-            f"{'none of its records' if subject else 'no record'} measured ({setting.plural} measured{which}: "
-            f"{measured})",
+            CODE, f"{pointer} {said_of} ({setting.plural} measured{which}: {measured})",
             study.rel(study.study_path), line=yaml_text_line(study.spec_text, path, match.start()), pointer=pointer,
-            key=f"{pointer} {shown}",
-            hint=f"name the {setting.word} the records were measured at, or measure that {setting.word}" if in_title
-            else f"measure that {setting.word}, cite where the result comes from, or leave it out"))
+            key=f"{pointer} {shown}", hint=_setting_hint(setting, in_title)))
     return found
+
+
+def _setting_hint(setting, in_title: bool) -> str:
+    if setting.method:
+        return (f"state the {setting.word} the records were timed with, or time the runs that way, cite where the "
+                f"result comes from, or leave it out")
+    return (f"name the {setting.word} the records were measured at, or measure that {setting.word}" if in_title
+            else f"measure that {setting.word}, cite where the result comes from, or leave it out")
+
+
+def _method_unread(probe: str, in_title: bool) -> bool:
+    """Whether a clause naming a timing method (``probe``: the clause without the method's own words) states
+    nothing of this study's runs: it denies, defers, cites or asks (as :func:`_unread` reads a clause), or,
+    outside the title, does not say how a run was done (:data:`_METHOD_VERBS`: "timed", "uses")."""
+    if ELSEWHERE.search(probe) or SOURCE_RE.search(probe) or states_no_result(probe, hypothetical=True):
+        return True
+    # a result alone is not enough: in "runs with CUDA graphs are faster than the A10G's" the method picks runs
+    return not (in_title or _METHOD_VERBS.search(probe))
 
 
 class _Setting(NamedTuple):
     """How a clause names one setting of a run and how a row holds it: ``pattern`` finds it, ``read`` gives its
     value from a match, ``of`` a row's value (None: the row states none), ``shown`` the value as a finding names it,
-    ``listed`` as it lists the measured ones, ``printed`` whether the README prints it."""
+    ``listed`` as it lists the measured ones, ``printed`` whether the README prints it; ``preposition`` what a
+    finding puts before it ("at batch 4", "with CUDA graphs on"); ``method``: a timing method, whose words may
+    hold a "without" or "no" of their own and say how a run was measured."""
 
     word: str
     plural: str
@@ -302,6 +346,8 @@ class _Setting(NamedTuple):
     shown: Callable
     listed: Callable
     printed: Callable
+    preposition: str = "at"
+    method: bool = False
 
 
 def _shape_key(text: str) -> str:
@@ -317,6 +363,52 @@ _SHAPE_SETTING = _Setting(
     lambda row: _shape_key(row.shape) if row.shape else None, lambda s: s.replace("x", " x "),
     lambda s: s.replace("x", " x "),
     lambda s, readme: s in _shape_key_all(readme))
+
+
+# How a clause says a latency was timed, on or off: CUDA graphs ("timed with CUDA graphs", "--useCudaGraph",
+# "without CUDA graphs") and data transfers ("--noDataTransfers", "excluding host-to-device copies", "with data
+# transfers"); each held to the records' method (TensorRT's and collect run's flags of one name). Case (session 25's
+# trial, left then): "all runs timed with CUDA graphs" passed a study whose every record says cuda_graph false.
+_GRAPHS = r"CUDA[\s-]?graphs?"
+CUDA_GRAPHS = lazy_compile(
+    rf"(?P<off>\b(?:without|no)\s+(?:a\s+|the\s+)?{_GRAPHS}\b|\b{_GRAPHS}\s+(?:off|disabled)\b)"
+    rf"|(?P<on>\b(?:with|using|uses?|used|under|via|through)\s+(?:a\s+|the\s+)?{_GRAPHS}\b"
+    rf"|\b{_GRAPHS}\s+(?:on|enabled)\b"
+    r"|--useCudaGraph\b)", re.IGNORECASE)
+_TRANSFERS = r"(?:data|host|host[\s-]?to[\s-]?device|H2D(?:\s?/\s?D2H)?|PCIe)\s+(?:transfers?|copies)"
+DATA_TRANSFERS = lazy_compile(
+    rf"(?P<off>--noDataTransfers\b|\b(?:without|no|excluding|skip(?:s|ped|ping)?)\s+(?:the\s+|any\s+)?{_TRANSFERS}\b"
+    r"|\bdata\s+transfers?\s+(?:off|disabled|excluded)\b)"
+    rf"|(?P<on>\b(?:with|including)\s+(?:the\s+)?{_TRANSFERS}\b|\bdata\s+transfers?\s+(?:on|enabled|included)\b)",
+    re.IGNORECASE)
+# where a comparison's reference begins ("faster than the A10G run", "against fp32")
+_REFERENCE = lazy_compile(r"\b(?:than|against|vs\.?|versus|compared)\b", re.IGNORECASE)
+# a clause about every run ("All runs were timed with ...", "each latency uses ...")
+_EVERY = lazy_compile(r"\b(?:all|every|each)\b", re.IGNORECASE)
+# a verb that says how a run was done, beside a method named ("fp16 was timed with", "fp16 uses CUDA graphs"); not
+# MEASURED_WORDS' "run", which as a noun is the subject of a comparison ("runs with CUDA graphs are faster")
+_METHOD_VERBS = lazy_compile(r"\b(?:measured|timed|benchmarked|profiled|ran|use[sd]?|captured|replayed|enabled|"
+                             r"disabled)\b", re.IGNORECASE)
+
+
+def _method_flag(name: str) -> Callable:
+    """A row's timing-method flag ``name`` (``cuda_graph``, ``data_transfers``): True or False where its result
+    states it (the schema gives a ``method`` to latency results only, each flag a boolean or null), else None."""
+    return lambda row: (row.result.get("method") or {}).get(name)
+
+
+def _on_off(value: bool) -> str:
+    return "on" if value else "off"
+
+
+_GRAPH_SETTING = _Setting(
+    "CUDA graph setting", "CUDA graph settings", CUDA_GRAPHS, lambda m: m.group("on") is not None,
+    _method_flag("cuda_graph"), lambda on: f"CUDA graphs {_on_off(on)}", _on_off,
+    lambda written, readme: written.lower() in readme.lower(), "with", True)
+_TRANSFER_SETTING = _Setting(
+    "data transfer setting", "data transfer settings", DATA_TRANSFERS, lambda m: m.group("on") is not None,
+    _method_flag("data_transfers"), lambda on: f"data transfers {_on_off(on)}", _on_off,
+    lambda written, readme: written.lower() in readme.lower(), "with", True)
 
 
 def _shape_key_all(text: str) -> str:

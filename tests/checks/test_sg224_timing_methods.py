@@ -1,0 +1,79 @@
+"""SG224 on a timing method stated in the study file's prose: CUDA graphs and
+data transfers, on or off, held to the records' ``method``. Case (a new
+user's trial, session 25, left then): "All runs were timed with CUDA graphs."
+passed a study where five of seven records say ``cuda_graph: false``. The
+study here is made up: an L4 timed with CUDA graphs and without data
+transfers (fp16, fp32), and an A10G timed without graphs and with transfers
+(fp16)."""
+
+from __future__ import annotations
+
+import pytest
+
+from studygen.checks import CheckContext, sg224_unmeasured_gpu
+
+from .studies import collected_provenance, latency, load, record, spec
+
+GRAPHS_NO_COPIES = {"timer": "trtexec", "cuda_graph": True, "data_transfers": False}
+PLAIN = {"timer": "trtexec", "cuda_graph": False, "data_transfers": True}
+RECORDS = [
+    record("l4-fp16", [latency("fp16", 0.6127, method=GRAPHS_NO_COPIES)], collected_provenance("NVIDIA L4")),
+    record("l4-fp32", [latency("fp32", 1.2034, method=GRAPHS_NO_COPIES)], collected_provenance("NVIDIA L4")),
+    record("a10g-fp16", [latency("fp16", 0.8811, method=PLAIN)], collected_provenance("NVIDIA A10G")),
+]
+
+
+def _warnings(tmp_path, sentence: str, records=RECORDS) -> list[str]:
+    study = load(tmp_path, records=records, study=spec(title="Toy detector on two cards", decision={"shipped": False, "summary": sentence}))
+    return [f.message for f in sg224_unmeasured_gpu.check(CheckContext(study))]
+
+
+@pytest.mark.parametrize(("sentence", "message"), [
+    ("The A10G run was timed with CUDA graphs.",
+     "/decision/summary states a result with CUDA graphs on for the A10G, which none of its records measured "
+     "(CUDA graph settings measured for the A10G: off)"),
+    ("On the L4, fp16 was timed without CUDA graphs.",
+     "/decision/summary states a result with CUDA graphs off for the L4, fp16, which none of its records measured "
+     "(CUDA graph settings measured for the L4, fp16: on)"),
+    ("The L4 latencies were measured with data transfers, host-to-device copies included.",
+     "/decision/summary states a result with data transfers on for the L4, which none of its records measured "
+     "(data transfer settings measured for the L4: off)"),
+    ("trtexec ran the A10G engine with --noDataTransfers.",
+     "/decision/summary states a result with data transfers off for the A10G, which none of its records measured "
+     "(data transfer settings measured for the A10G: on)"),
+    ("The A10G run was timed with CUDA graphs and is 1.4x slower than the L4 run.",
+     "/decision/summary states a result with CUDA graphs on for the A10G, which none of its records measured "
+     "(CUDA graph settings measured for the A10G: off)"),
+    ("All runs were timed with CUDA graphs.",
+     "/decision/summary says every run was timed with CUDA graphs on, which 1 of its 3 records were not "
+     "(CUDA graph settings measured: off, on)"),
+    ("Every fp16 latency was measured without data transfers.",
+     "/decision/summary says every run for fp16 was timed with data transfers off, which 1 of its 2 records were not "
+     "(data transfer settings measured for fp16: off, on)"),
+])
+def test_a_method_no_run_named_was_timed_with_is_warned(tmp_path, sentence, message):
+    assert _warnings(tmp_path, sentence) == [message]
+
+
+@pytest.mark.parametrize("sentence", [
+    "The L4 runs used CUDA graphs and skipped host transfers.",  # true of both L4 records
+    "fp32 was timed with CUDA graphs and without data transfers.",
+    "The A10G run was timed without CUDA graphs, with data transfers.",
+    "Runs were timed with CUDA graphs.",  # some were: no claim about every run
+    "All runs with CUDA graphs are faster than the A10G run.",  # "with CUDA graphs" picks runs, claims no method
+    "We did not time the A10G with CUDA graphs.",  # a denial
+    "The A10G was never timed with CUDA graphs.",
+    "We will time the A10G with CUDA graphs.",  # a plan
+    "All runs timed with CUDA graphs are 2x faster than the A10G run.",  # a result: "all" picks the runs compared
+    "We plan to rerun the A10G with CUDA graphs next week.",  # a plan
+    "CUDA graphs could cut the A10G's launch overhead.",  # a supposition of no run's method
+    "Without CUDA graphs, launch overhead grows with the layer count.",  # how things work: no run named or timed
+])
+def test_a_method_the_runs_named_have_or_no_claim_of_one_is_silent(tmp_path, sentence):
+    assert _warnings(tmp_path, sentence) == []
+
+
+def test_records_that_state_no_method_say_nothing_of_one(tmp_path):
+    # a result without a cuda_graph flag (a log that did not print it) cannot contradict the sentence
+    records = [record("l4-fp16", [latency("fp16", 0.6127)], collected_provenance("NVIDIA L4"))]
+    assert _warnings(tmp_path, "All runs were timed with CUDA graphs.", records) == []
