@@ -4,6 +4,8 @@ prose states a result on one (a new user's trial: "On an RTX 3090 fp16 takes 0.0
 
 from __future__ import annotations
 
+import pytest
+
 from studygen.checks import CheckContext, sg224_unmeasured_gpu
 from studygen.findings import WARNING
 
@@ -390,10 +392,30 @@ def test_a_name_written_twice_in_one_clause_is_reported_once(tmp_path):
     """A new user's trial (s26): "The fp16 log stops early, and fp16 is 2.5x slower than fp32", the study's only
     fp16 run a failed build, gave two warnings of one key, one per fp16 of the clause; another sentence's is its own."""
     found = findings(tmp_path, summary="The int8 log stops early, and INT8 is 2.5x faster than fp16. "
-                                       "On the H100 int8 takes 2.0 ms.")
+                                       "On the H100 int8 takes 2.0 ms, and int8 is 2.5x faster.")
+    # the first sentence's finding names the INT8 of the part that states the result (s27: each part of a clause
+    # joined by ", and" is read alone, conjunct_bounds)
     assert [f.message for f in found] == [
-        "/decision/summary states a result at int8, a precision no record measured (precisions measured: fp16)"] * 2
-    assert [f.key for f in found] == ["/decision/summary int8"] * 2
+        "/decision/summary states a result at INT8, a precision no record measured (precisions measured: fp16)",
+        "/decision/summary states a result at int8, a precision no record measured (precisions measured: fp16)"]
+    assert [f.key for f in found] == ["/decision/summary INT8", "/decision/summary int8"]
+
+
+@pytest.mark.parametrize(("summary", "keys"), [
+    # a denial or plan in one part of a clause says nothing of the part joined to it by a comma and a conjunction
+    ("The fp8 build was not tried, and on the A100 fp16 takes 0.08 ms.", ["/decision/summary A100"]),
+    ("We plan an fp8 run later, but int8 is 2x faster than fp16 today.",
+     ["/decision/summary int8"]),
+    ("fp16 takes 5.0 ms on the H100, while the A100 run is 1.3x slower.", ["/decision/summary A100"]),
+    # the part naming it denies or plans: nothing, whatever the other part states
+    ("fp16 takes 5.0 ms on the H100, and the A100 was not measured.", []),
+    ("fp16 takes 5.0 ms, but int8 comes in a later study.", []),
+    ("The A100 was not measured, and so its 1.4x figure is the vendor's.", []),
+    # no comma before the conjunction: one part, as before
+    ("The fp8 build was not tried and on the A100 fp16 takes 0.08 ms.", []),
+])
+def test_each_part_of_a_clause_joined_by_a_conjunction_is_read_alone(tmp_path, summary, keys):
+    assert [f.key for f in findings(tmp_path, summary=summary)] == keys
 
 
 def test_nothing_is_reported_while_a_record_of_the_study_fails_to_load(tmp_path):
