@@ -13,7 +13,7 @@ gives them only for that text and under the Jinja version in
 JINJA2_VERSION = '3.1.6'
 FIGURES = {
     'generic.md.j2': (
-        'e1607771c650341de5337313a30be2598c42e6f04eebfd6c97f399cc1166d5b2',
+        '898814cbfb5915e801d7ad85599d439f98abb56d5a4d6e25729540b55b6221df',
         (),
         (),
     ),

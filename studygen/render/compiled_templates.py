@@ -14,5 +14,5 @@ other text is parsed and compiled as before.
 
 JINJA2_VERSION = '3.1.6'
 GENERATED = {
-    'generic.md.j2': ('e1607771c650341de5337313a30be2598c42e6f04eebfd6c97f399cc1166d5b2', (), 'studygen.render.generic_template_code'),
+    'generic.md.j2': ('898814cbfb5915e801d7ad85599d439f98abb56d5a4d6e25729540b55b6221df', (), 'studygen.render.generic_template_code'),
 }

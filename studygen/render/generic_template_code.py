@@ -20,6 +20,7 @@ def root(context, missing=missing, environment=environment):
     yield from context.blocks['side_findings'][0](context)
     yield from context.blocks['runs_without_figure'][0](context)
     yield from context.blocks['not_measured'][0](context)
+    yield from context.blocks['notes'][0](context)
     yield from context.blocks['known_gaps'][0](context)
     yield from context.blocks['revisit'][0](context)
     yield from context.blocks['provenance'][0](context)
@@ -497,6 +498,34 @@ def block_not_measured(context, missing=missing, environment=environment):
         l_1_entry = missing
         yield environment.produced('\n')
 
+def block_notes(context, missing=missing, environment=environment):
+    resolve = context.resolve_or_missing
+    undefined = environment.undefined
+    concat = environment.concat
+    cond_expr_undefined = Undefined
+    if 0: yield None
+    _block_vars = {}
+    l_0_study = resolve('study')
+    try:
+        t_1 = environment.filters['studygen_steps']
+    except KeyError:
+        @internalcode
+        def t_1(*unused):
+            raise TemplateRuntimeError("No filter named 'studygen_steps' found.")
+    pass
+    if environment.call(context, environment.getattr(environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'spec'), 'get'), 'notes', _block_vars=_block_vars):
+        pass
+        yield environment.produced('## Notes\n\n')
+        for (l_1_name, l_1_text) in t_1(environment.call(context, environment.getattr(environment.getattr(environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'spec'), 'notes'), 'items'), _block_vars=_block_vars)):
+            _loop_vars = {}
+            pass
+            yield environment.produced('### ')
+            yield environment.printed(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'escape'), l_1_name, _loop_vars=_loop_vars))
+            yield environment.produced('\n\n')
+            yield environment.printed(l_1_text)
+            yield environment.produced('\n\n')
+        l_1_name = l_1_text = missing
+
 def block_known_gaps(context, missing=missing, environment=environment):
     resolve = context.resolve_or_missing
     undefined = environment.undefined
@@ -585,5 +614,5 @@ def block_provenance(context, missing=missing, environment=environment):
         yield environment.produced('\n')
     l_1_job = l_1_note = missing
 
-blocks = {'header': block_header, 'summary': block_summary, 'variants': block_variants, 'method': block_method, 'image_sets': block_image_sets, 'results': block_results, 'latency': block_latency, 'plan_size': block_plan_size, 'quality': block_quality, 'agreement': block_agreement, 'kernel_time': block_kernel_time, 'spread': block_spread, 'side_findings': block_side_findings, 'runs_without_figure': block_runs_without_figure, 'not_measured': block_not_measured, 'known_gaps': block_known_gaps, 'revisit': block_revisit, 'provenance': block_provenance}
-debug_info = '7=11&17=12&23=13&44=14&46=15&54=16&140=17&151=18&186=19&195=20&207=21&218=22&228=23&239=24&250=25&7=27&8=37&10=39&12=41&13=43&17=46&20=56&23=59&26=75&28=79&31=83&32=87&34=89&35=91&38=93&39=96&44=100&46=109&47=118&50=121&54=124&59=142&60=144&61=147&63=153&64=158&65=161&67=167&68=172&69=175&71=181&72=183&75=186&78=189&82=192&116=193&125=194&82=196&87=220&88=222&89=225&91=227&92=229&96=231&97=234&98=236&101=238&105=241&106=243&107=246&109=248&110=252&116=257&117=267&118=269&121=272&125=275&127=291&128=293&131=296&132=299&134=301&140=305&143=315&144=317&147=320&151=323&152=346&153=348&156=351&157=353&162=355&163=358&164=360&167=362&171=365&172=369&174=372&175=376&177=379&178=383&180=386&181=390&186=395&187=405&188=407&191=410&195=413&197=429&198=431&201=434&202=438&207=443&208=459&209=461&212=464&213=468&218=473&219=488&222=491&223=495&228=500&229=516&230=518&233=521&234=525&239=530&240=546&241=548&244=551&245=555&250=560&253=576&255=578&256=582'
+blocks = {'header': block_header, 'summary': block_summary, 'variants': block_variants, 'method': block_method, 'image_sets': block_image_sets, 'results': block_results, 'latency': block_latency, 'plan_size': block_plan_size, 'quality': block_quality, 'agreement': block_agreement, 'kernel_time': block_kernel_time, 'spread': block_spread, 'side_findings': block_side_findings, 'runs_without_figure': block_runs_without_figure, 'not_measured': block_not_measured, 'notes': block_notes, 'known_gaps': block_known_gaps, 'revisit': block_revisit, 'provenance': block_provenance}
+debug_info = '7=11&17=12&23=13&44=14&46=15&54=16&140=17&151=18&186=19&195=20&207=21&218=22&228=23&242=24&253=25&264=26&7=28&8=38&10=40&12=42&13=44&17=47&20=57&23=60&26=76&28=80&31=84&32=88&34=90&35=92&38=94&39=97&44=101&46=110&47=119&50=122&54=125&59=143&60=145&61=148&63=154&64=159&65=162&67=168&68=173&69=176&71=182&72=184&75=187&78=190&82=193&116=194&125=195&82=197&87=221&88=223&89=226&91=228&92=230&96=232&97=235&98=237&101=239&105=242&106=244&107=247&109=249&110=253&116=258&117=268&118=270&121=273&125=276&127=292&128=294&131=297&132=300&134=302&140=306&143=316&144=318&147=321&151=324&152=347&153=349&156=352&157=354&162=356&163=359&164=361&167=363&171=366&172=370&174=373&175=377&177=380&178=384&180=387&181=391&186=396&187=406&188=408&191=411&195=414&197=430&198=432&201=435&202=439&207=444&208=460&209=462&212=465&213=469&218=474&219=489&222=492&223=496&228=501&231=516&234=519&235=523&237=525&242=529&243=545&244=547&247=550&248=554&253=559&254=575&255=577&258=580&259=584&264=589&267=605&269=607&270=611'
