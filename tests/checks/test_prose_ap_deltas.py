@@ -36,8 +36,7 @@ def test_differences_the_records_give_pass(tmp_path):
 
 
 def test_what_is_not_read(tmp_path):
-    not_read = ["fp16 loses 5 points.",  # one variant
-                "FP8 would lose 5 points against fp32 and fp16.",  # three variants, and a supposition
+    not_read = ["FP8 would lose 5 points against fp32 and fp16.",  # three variants, and a supposition
                 "fp16 does not lose 5 points against fp32.",  # denied
                 "fp32 and fp16 differ by 5 points in APs.",  # fp16's APs is undefined: no pair
                 "fp32 and fp16 differ by 5 points in AP and AP50."]  # two statistics
@@ -45,6 +44,26 @@ def test_what_is_not_read(tmp_path):
         assert findings(tmp_path / str(index), summary) == [], summary
     assert [f.key for f in findings(tmp_path / "hedged", "fp16 loses about 4 points of AP against fp32.")] == [
         "/decision/summary AP 4 points"]  # 2.14 is two units off
+
+
+def test_one_variant_named_is_read_against_the_only_other_with_the_statistic(tmp_path):
+    # session 27's trial: "fp16 lowers AP from 0.7386 to 0.6288, a loss of 8.9 points" passed (one variant named).
+    # Here fp32 and fp16 alone hold AP: 5 points against the records' 2.14, and "3.9" against AP50's 0.08
+    for summary, key in [("fp16 loses 5 points.", "AP 5 points"),
+                         ("fp16 lowers AP from 0.4625 to 0.4411, a loss of 5.1 points.", "AP 5.1 points"),
+                         ("With the new engine AP50 drops by 3.9 points.", "AP50 3.9 points")]:
+        (finding,) = findings(tmp_path / key.replace(" ", "_"), summary)
+        assert finding.key == f"/decision/summary {key}", summary
+        assert finding.message.startswith(f"/decision/summary gives fp32 and fp16 {key.split()[0]} "), summary
+    for index, summary in enumerate(["fp16 loses 2.1 points.", "With the new engine AP50 drops by 0.08 points."]):
+        assert findings(tmp_path / f"true{index}", summary) == [], summary
+
+
+def test_one_variant_named_among_three_with_the_statistic_is_not_read(tmp_path):
+    # a third variant with AP (FP8, 0.3012): which one fp16 is set against is not said
+    study = load(tmp_path, records=[record("job", [*RESULTS, coco_ap("fp8", 0.3012)])],
+                 study=spec(decision={"shipped": False, "summary": "fp16 loses 5 points."}))
+    assert prose_ap_deltas.check(CheckContext(study)) == []
 
 
 def test_sg222_reports_it_with_no_other_figure_quoted(tmp_path):

@@ -277,3 +277,40 @@ def test_a_best_of_with_a_tie_and_its_finding_fields(tmp_path):
     # the A10 is the slowest in GEMM and slower than the L40S in softmax, but the L4 is slower there
     (slow,) = three_gpu_findings(tmp_path / "c", "The A10 is the slowest in all groups.")
     assert slow.message.endswith("softmax: 2.2 ms against 2.5 ms on NVIDIA L4 (job l4-run)")
+
+
+def _slash_findings(tmp_path, summary, groups):
+    # one L4 profile, shares by hand: of 5.0 ms, 2.0 is 40 %, 1.0 is 20 %, 2.0 is 40 %
+    profiles = [record("l4", [kernel_time("fp16", groups, total=5.0)], collected_provenance(gpu="NVIDIA L4"))]
+    study = load(tmp_path, records=profiles, template=TEMPLATE,
+                 study=spec(decision={"shipped": False, "summary": summary}))
+    return sg225_kernel_shares.check(CheckContext(study))
+
+
+def test_a_slash_group_is_named_by_each_alternative_and_its_plural(tmp_path):
+    # session 27's trial: "GEMMs take 12% of the MI300X step's kernel time" (the default rules' GEMM/MatMul
+    # group; the profile gives 1.8 %) passed, the group read only by its whole name
+    groups = {"GEMM/MatMul": 2.0, "Conv": 1.0, "other": 2.0}
+    for index, summary in enumerate(["GEMMs take 12% of the kernel time.", "MatMul kernels take 12% of the kernel time.",
+                                     "Convs take 12% of the kernel time."]):
+        (finding,) = _slash_findings(tmp_path / str(index), summary, groups)
+        group = "Conv" if "Conv" in summary else "GEMM/MatMul"
+        assert finding.message.startswith(f"/decision/summary gives {group} 12% of the kernel time"), summary
+    for index, summary in enumerate(["GEMMs take 40% of the kernel time.", "matmuls take 40% of the kernel time."]):
+        assert _slash_findings(tmp_path / f"true{index}", summary, groups) == [], summary
+
+
+def test_an_alternative_another_group_is_named_by_stays_that_groups(tmp_path):
+    # "GEMM" is a group of its own here: "GEMMs take 40%" is GEMM's share (40 %), not GEMM/cuBLAS's (20 %)
+    groups = {"GEMM": 2.0, "GEMM/cuBLAS": 1.0, "other": 2.0}
+    assert _slash_findings(tmp_path / "a", "GEMMs take 40% of the kernel time.", groups) == []
+    (finding,) = _slash_findings(tmp_path / "b", "cuBLAS takes 40% of the kernel time.", groups)
+    assert "gives GEMM/cuBLAS 40% of the kernel time" in finding.message and "20.0% in job l4" in finding.message
+
+
+def test_a_multiple_after_a_contrast_is_of_the_group_in_its_own_part(tmp_path):
+    # softmax A10 / L40S = 2.2 / 0.6 = 3.67x; GEMM's 0.73x is the other part's ("but" between them)
+    said = "The A10 spends less time than the L40S in GEMM kernels but about {} times as long in softmax."
+    assert findings(tmp_path / "a", said.format("3.7")) == []
+    (finding,) = findings(tmp_path / "b", said.format("2.5"))
+    assert "of the softmax time of" in finding.message and "3.67x" in finding.message
