@@ -61,9 +61,14 @@ def test_one_variant_named_is_read_against_the_only_other_with_the_statistic(tmp
 
 def test_one_variant_named_among_three_with_the_statistic_is_not_read(tmp_path):
     # a third variant with AP (FP8, 0.3012): which one fp16 is set against is not said
-    study = load(tmp_path, records=[record("job", [*RESULTS, coco_ap("fp8", 0.3012)])],
-                 study=spec(decision={"shipped": False, "summary": "fp16 loses 5 points."}))
-    assert prose_ap_deltas.check(CheckContext(study)) == []
+    def read(folder, summary):
+        study = load(tmp_path / folder, records=[record("job", [*RESULTS, coco_ap("fp8", 0.3012)])],
+                     study=spec(decision={"shipped": False, "summary": summary}))
+        return [f.key for f in prose_ap_deltas.check(CheckContext(study))]
+    assert read("one", "fp16 loses 5 points.") == []
+    assert read("three", "fp32, fp16 and FP8 differ by 5 points.") == []  # which two is not said
+    # two named among three with AP: read as before, 5 against 2.14
+    assert read("two", "fp32 and fp16 differ by 5 points.") == ["/decision/summary AP 5 points"]
 
 
 def test_sg222_reports_it_with_no_other_figure_quoted(tmp_path):
