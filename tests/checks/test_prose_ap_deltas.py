@@ -142,3 +142,15 @@ def test_the_same_finding_fields_and_readings_from_the_mutation_runs_survivors(t
     assert same(tmp_path / "c", "AP Would stay the same for fp32 and fp16.") == []  # supposed, any case
     assert same(tmp_path / "d", "AP of fp32 and fp16 is the same.",
                 template="{{ generated_note }}\n\n# {{ study.title }}\n") == []  # the README leaves it out
+
+
+def test_each_difference_is_of_the_statistic_named_nearest_before_it(tmp_path):
+    # session 27's trial: "fp16 lowers AP ..., a loss of 8.9 points, while AP50 drops by only 2.0 points" named two
+    # statistics, so neither difference was read. Here AP is 2.14 points apart, AP50 0.08
+    keys = [f.key for f in findings(tmp_path / "a", "fp16 loses 5 points of AP against fp32, while AP50 moves by 0.08.")]
+    assert keys == []  # the AP50 figure has no "points": only 5 is read, and AP50 is after it: two statistics
+    keys = [f.key for f in findings(tmp_path / "b", "Against fp32, fp16 AP falls 5 points while AP50 moves 0.08 points.")]
+    assert keys == ["/decision/summary AP 5 points"]
+    keys = [f.key for f in findings(tmp_path / "c", "Against fp32, fp16 AP falls 2.1 points while AP50 moves 3 points.")]
+    assert keys == ["/decision/summary AP50 3 points"]
+    assert findings(tmp_path / "d", "Against fp32, fp16 AP falls 2.14 points while AP50 moves 0.08 points.") == []

@@ -336,3 +336,17 @@ def test_a_share_in_words_is_held_to_the_profile(tmp_path):
     # 40 % is not a third (33.3 %) without a hedge: more than a tenth off
     (finding,) = findings(tmp_path / "third", "On the A10, softmax takes a third of the kernel time.")
     assert finding.key == "/decision/summary softmax a third"
+
+
+def test_an_explanations_share_is_read_and_a_cited_one_is_not(tmp_path):
+    # session 27's trial wrote its analysis in an SG207 explanation, printed under Known gaps and read by no check
+    records = [record(job, [kernel_time("fp16", groups, total=total)], collected_provenance(gpu=gpu))
+               for job, gpu, groups, total in PROFILES]
+
+    def read(folder, text):
+        study = load(tmp_path / folder, records=records, template=TEMPLATE + "{{ study.spec.explanations[0].text }}\n",
+                     study=spec(explanations=[{"code": "SG207", "match": "kernel time", "text": text}]))
+        return [f.pointer for f in sg225_kernel_shares.check(CheckContext(study))]
+    assert read("a", "On the A10, GEMM kernels take 75% of the kernel time.") == ["/explanations/0/text"]  # 40 %
+    assert read("b", "On the A10, GEMM kernels take 40% of the kernel time.") == []
+    assert read("c", "The vendor reported that on the A10 GEMM kernels take 75% of the kernel time.") == []
