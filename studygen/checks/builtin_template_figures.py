@@ -13,7 +13,7 @@ gives them only for that text and under the Jinja version in
 JINJA2_VERSION = '3.1.6'
 FIGURES = {
     'generic.md.j2': (
-        '898814cbfb5915e801d7ad85599d439f98abb56d5a4d6e25729540b55b6221df',
+        'a6025b1a6be9c1ad21f88d1c35e2a550e1c8f2ed323f166956bc5dbf15e5d7cf',
         (),
         (),
     ),
