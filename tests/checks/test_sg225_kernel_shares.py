@@ -350,3 +350,11 @@ def test_an_explanations_share_is_read_and_a_cited_one_is_not(tmp_path):
     assert read("a", "On the A10, GEMM kernels take 75% of the kernel time.") == ["/explanations/0/text"]  # 40 %
     assert read("b", "On the A10, GEMM kernels take 40% of the kernel time.") == []
     assert read("c", "The vendor reported that on the A10 GEMM kernels take 75% of the kernel time.") == []
+
+
+def test_group_names_from_the_mutation_runs_survivors(tmp_path):
+    # a slash part that another group's name has in another case stays that group's ("gemm" is gemm's 40 %, not
+    # cublas/gemm's 20 %); of two groups before the share, the nearer is the one it is of (copy's 20 % on the A10)
+    groups = {"gemm": 2.0, "cublas/gemm": 1.0, "other": 2.0}
+    assert _slash_findings(tmp_path / "a", "GEMM kernels take 40% of the kernel time.", groups) == []
+    assert findings(tmp_path / "b", "On the A10, GEMM kernels are quick and copy kernels take 20% of the kernel time.") == []
