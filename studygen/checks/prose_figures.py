@@ -41,9 +41,9 @@ _FIGURE_RE = re.compile(
 # A COCOeval statistic named before its figure with a verb between ("AR10 falls from 0.7403 to 0.6693", "the fp16
 # AP is 0.6288", "AP75 of 0.5874"): a fraction read as AP, as "AP 0.4625" is; a trial's AR10 misquote passed unread
 _STATISTIC_FIGURE_RE = lazy_compile(
-    r"\b(?:AP(?:50|75|s|m|l)?|AR(?:1|10|100|s|m|l))\s+(?:(?:is|was|stays|remains|reads|of|at|falls|drops|rises|"
+    r"\b(?:AP(?:50|75|s|m|l)?|AR(?:1|10|100|s|m|l))\s+(?i:(?:is|was|stays|remains|reads|of|at|falls|drops|rises|"
     r"goes|moves|climbs|from|=|:)\s*){1,3}(?P<first>0\.\d+)(?![\w.]?\d)"
-    r"(?:\s*(?:to|against|vs\.?|versus)\s+(?P<second>0\.\d+)(?![\w.]?\d))?")
+    r"(?:\s*(?i:to|against|vs\.?|versus)\s+(?P<second>0\.\d+)(?![\w.]?\d))?")
 
 
 def sentence_at(text: str, start: int) -> str:

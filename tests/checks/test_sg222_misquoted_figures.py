@@ -475,7 +475,8 @@ def test_a_statistic_named_before_its_figure_through_a_verb_is_read(tmp_path):
     # only "AP 0.6288" and "0.6288 AP" were quotations. Made-up figures: AP 0.5172, AR10 0.6084
     results = [coco_ap("fp16", 0.517233), coco_ap("fp16", 0.608417, statistic="AR10")]
     quoted = {"AR10 falls from 0.6804 to 0.5172.": ["0.6804 AP"],  # two digits swapped; 0.5172 is AP's figure
-              "The fp16 AP is 0.5127 on val-8.": ["0.5127 AP"], "AR10 of 0.6094 is what fp16 keeps.": ["0.6094 AP"]}
+              "The fp16 AP is 0.5127 on val-8.": ["0.5127 AP"], "AR10 of 0.6094 is what fp16 keeps.": ["0.6094 AP"],
+              "FP16 AR10 IS 0.6804.": ["0.6804 AP"]}  # no lower-case "a" in it (a mutation run's survivor)
     for index, (summary, wrong) in enumerate(quoted.items()):
         got = [f.message.split(" quotes ")[1].split(",")[0] for f in _findings(tmp_path / str(index), summary,
                                                                                 results=results)]
