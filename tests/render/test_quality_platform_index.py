@@ -6,7 +6,7 @@ Figures made up; differences by hand below."""
 
 from __future__ import annotations
 
-from ..checks.studies import coco_ap, collected_provenance, load, readme_lines, record, spec
+from ..checks.studies import coco_ap, collected_provenance, latency, load, readme_lines, record, spec
 
 GENERIC = '{% extends "studygen/generic.md.j2" %}\n'
 
@@ -52,3 +52,17 @@ def test_where_each_variant_was_scored_is_said_once_above_the_tables(tmp_path):
     same = [record("l4", [coco_ap("fp32", 0.5125), coco_ap("fp16", 0.4875)], collected_provenance(gpu="NVIDIA L4"))]
     lines = readme_lines(load(tmp_path / "same", records=same, template=GENERIC, study=spec()))
     assert lines[lines.index("### COCO AP") + 2].startswith("AP: precision averaged")
+
+
+def test_tensorrt_versions_apart_are_left_out_too_and_other_tables_keep_their_gpu(tmp_path):
+    # from the mutation run's survivors: two TensorRT versions print a TensorRT column unless it too is left out;
+    # a latency table (one variant per GPU) keeps its GPU column: only AP tables drop it
+    records = [record("l4-fp32", [coco_ap("fp32", 0.5125), latency("fp32", 1.25, "800x800")],
+                      collected_provenance(gpu="NVIDIA L4", tensorrt="10.16.1")),
+               record("a10-fp16", [coco_ap("fp16", 0.4875), latency("fp16", 1.5, "800x800")],
+                      collected_provenance(gpu="NVIDIA A10", tensorrt="10.14.1"))]
+    assert [cell.strip() for cell in _ap_table(tmp_path, records)[0].split("|")[1:-1]] == [
+        "Batch", "fp32 (AP)", "fp16 (AP)", "fp16 minus fp32 (AP points)"]
+    lines = readme_lines(load(tmp_path / "again", records=records, template=GENERIC, study=spec()))
+    header = next(line for line in lines if line.startswith("| ") and "fp32 (ms)" in line)
+    assert [cell.strip() for cell in header.split("|")[1:4]] == ["GPU", "TensorRT", "Shape HxW"]
