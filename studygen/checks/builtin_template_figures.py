@@ -13,7 +13,7 @@ gives them only for that text and under the Jinja version in
 JINJA2_VERSION = '3.1.6'
 FIGURES = {
     'generic.md.j2': (
-        'e1607771c650341de5337313a30be2598c42e6f04eebfd6c97f399cc1166d5b2',
+        'a6025b1a6be9c1ad21f88d1c35e2a550e1c8f2ed323f166956bc5dbf15e5d7cf',
         (),
         (),
     ),

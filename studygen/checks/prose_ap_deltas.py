@@ -8,15 +8,17 @@ judged only as a copy of a record's figure: a difference the writer worked
 out from two APs was never held to them. Here each figure in AP points
 (:data:`_POINTS`: "5.4 points", "7.5 AP points", "about 8 points") in a
 sentence that names two of the study's variants (by name or label, whole
-words) is read as their difference in the COCOeval statistic the sentence
-names (:data:`_STATISTIC`: ``AP50``, ``APl``, ``AR100``...; ``AP`` where it
-names none): the rows of that statistic of the two variants, scored on one
-image set, at one shape and batch, each a defined figure (COCOeval's -1 is
-none). It holds when one such pair's difference x 100, its sign aside,
+words; where only two variants hold the statistic, one of them or none
+names both) is read as their difference in the COCOeval statistic the
+sentence names nearest before the figure, else after it (:data:`_STATISTIC`:
+``AP50``, ``APl``, ``AR100``...; ``AP`` where it names none): the rows of that statistic of the two variants, scored
+on one image set, at one shape and batch, each a defined figure (COCOeval's
+-1 is none). It holds when one such pair's difference x 100, its sign aside,
 rounds or is cut to it at its printed decimals, within one unit of its last
-digit after a hedge ("about", "roughly", "~"). A sentence that names no two
-variants, a statistic no row holds, a clause that denies, defers or cites
-(SG224's reading), and a figure the README does not print are not read.
+digit after a hedge ("about", "roughly", "~"). A sentence that names three
+variants, or fewer where three or more hold the statistic, a statistic no
+row holds, a clause that denies, defers or cites (SG224's reading), and a
+figure the README does not print are not read.
 
 A sentence saying a statistic is the same for two variants ("AP75 is the
 same for both variants", "AP stays unchanged from fp32 to bf16": :data:`_SAME`)
@@ -27,6 +29,9 @@ Case (a new user's trial, session 26): "AP drops by 5.4 points from fp32 to
 bf16 (0.6560 to 0.5806)." passed where the two records give 0.656038 and
 0.580591, 7.54 points; "AP75 is the same for both variants." passed where
 they give 0.8412 and 0.5557.
+
+Case (a new user's trial, session 27): "fp16 lowers AP from 0.7386 to 0.6288, a loss of 8.9 points" (10.99 on
+the records) passed: it names one variant, fp32 being the study's only other one with an AP.
 """
 
 from __future__ import annotations
@@ -81,12 +86,16 @@ def _finding(study, path: tuple, text: str, match, rows: list, readme: str | Non
         return None
     variants = [name for name in study.variants
                 if names_in(sentence, {str(n).lower() for n in (name, study.variant_label(name)) if n})]
-    if len(variants) != 2:
+    statistic = _statistic_of(sentence, match.start(3) - begin)
+    if statistic is None or len(variants) > 2:
         return None
-    named = [m.group(1) for m in _STATISTIC.finditer(sentence)]
-    statistic = named[0] if len(set(named)) == 1 else "AP" if not named else None
-    if statistic is None:
-        return None
+    if len(variants) < 2:
+        # "fp16 lowers AP by 8.9 points": the one variant named (or none) against the other of the only two
+        # that hold the statistic, as a sentence saying a statistic is the same reads "both variants"
+        scored = list(dict.fromkeys(row.variant for row in rows if row.statistic == statistic))
+        if len(scored) != 2 or not set(variants) <= set(scored):
+            return None
+        variants = scored
     sides = [[row for row in rows if row.variant == variant and row.statistic == statistic] for variant in variants]
     pairs = [(a, b) for a in sides[0] for b in sides[1]
              if (a.dataset, a.shape, a.batch) == (b.dataset, b.shape, b.batch)]
@@ -104,6 +113,19 @@ def _finding(study, path: tuple, text: str, match, rows: list, readme: str | Non
                    f"their records do not: {listed}", study.rel(study.study_path),
                    line=yaml_text_line(study.spec_text, path, match.start(3)), pointer=pointer,
                    key=f"{pointer} {statistic} {number} points", hint=_HINT)
+
+
+def _statistic_of(sentence: str, offset: int) -> str | None:
+    """The COCOeval statistic a difference at ``offset`` in ``sentence`` is of: the one named nearest before it,
+    else the one named after it, else ``AP`` where the sentence names none; None where it names two after it and
+    none before ("differ by 5 points in AP and AP50"). "fp16 lowers AP ... a loss of 8.9 points, while AP50
+    drops by only 2.0 points" gives each difference its own (a trial's 8.9 passed: two statistics, none read)."""
+    named = [(m.start(), m.group(1)) for m in _STATISTIC.finditer(sentence)]
+    before = [name for start, name in named if start < offset]
+    if before:
+        return before[-1]
+    after = {name for _, name in named}
+    return "AP" if not after else after.pop() if len(after) == 1 else None
 
 
 def _holds(number: str, hedged: bool, points: float) -> bool:

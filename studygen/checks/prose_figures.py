@@ -38,6 +38,13 @@ _FIGURE_RE = re.compile(
     rf"(?P<unit>ms|µs|μs|us|MiB|MB|GiB|GB|AP|points?)(?![\w-])"
     rf"|\bAP\s*(?:of\s+|=\s*|:\s*)?(?P<ap>{_NUMBER})(?![\w.]?\d|[\w-])")
 
+# A COCOeval statistic named before its figure with a verb between ("AR10 falls from 0.7403 to 0.6693", "the fp16
+# AP is 0.6288", "AP75 of 0.5874"): a fraction read as AP, as "AP 0.4625" is; a trial's AR10 misquote passed unread
+_STATISTIC_FIGURE_RE = lazy_compile(
+    r"\b(?:AP(?:50|75|s|m|l)?|AR(?:1|10|100|s|m|l))\s+(?i:(?:is|was|stays|remains|reads|of|at|falls|drops|rises|"
+    r"goes|moves|climbs|from|=|:)\s*){1,3}(?P<first>0\.\d+)(?![\w.]?\d)"
+    r"(?:\s*(?i:to|against|vs\.?|versus)\s+(?P<second>0\.\d+)(?![\w.]?\d))?")
+
 
 def sentence_at(text: str, start: int) -> str:
     """The sentence of ``text`` around offset ``start`` (ended by ``.``, ``!``,
@@ -164,17 +171,25 @@ def ap_factor(number: str) -> float:
 
 
 def quoted_figures(text: str, per_item: bool = True):
-    """``(number text, unit as written, offset)`` of each figure with a unit in ``text``, in order; without those
-    per image, sample or token ("1.13 ms per image") unless ``per_item``."""
+    """``(number text, unit as written, offset)`` of each figure with a unit in ``text``, in order, and of each
+    fraction a COCOeval statistic's name gives through a verb (:data:`_STATISTIC_FIGURE_RE`, unit ``AP``);
+    without those per image, sample or token ("1.13 ms per image") unless ``per_item``."""
+    found = []
     for match in _FIGURE_RE.finditer(text):
         if not per_item and _PER_ITEM_RE.match(text, match.end()):
             continue
         if match.group("ap") is not None:
-            yield match.group("ap"), "AP", match.start("ap")
+            found.append((match.group("ap"), "AP", match.start("ap")))
             continue
         for name in ("first", "other", "number"):
             if match.group(name) is not None:
-                yield match.group(name), match.group("unit"), match.start(name)
+                found.append((match.group(name), match.group("unit"), match.start(name)))
+    if "A" in text:  # a statistic's name holds one: most texts skip the search
+        read = {start for _, _, start in found}
+        found += [(match.group(name), "AP", match.start(name)) for match in _STATISTIC_FIGURE_RE.finditer(text)
+                  for name in ("first", "second") if match.group(name) is not None and match.start(name) not in read]
+        found.sort(key=lambda figure: figure[2])
+    yield from found
 
 
 def quotations(spec) -> list[tuple[tuple, int, str, str, str]]:

@@ -19,6 +19,11 @@ It is about:
   or their job id), every kernel-time profile where it names none; only those
   that have the named group.
 
+A share in words ("a quarter of the step's kernel time", "under half of",
+"two thirds of": :data:`_FRACTIONS`) is read the same way, held within
+:data:`WORD_TOLERANCE` of its fraction (twice that after a hedge), or to
+its side after a bound.
+
 Its share in a profile is the group's time over the profile's total
 (``profiled_total_ms``), in %. The percentage holds when one of those
 profiles' shares rounds or is cut to it at its printed decimals; after a
@@ -81,7 +86,7 @@ from ..numbers import format_number
 from ..patterns import lazy_compile
 from ..records.kinds import Kind
 from ..records.load import yaml_text_line
-from ..study.placeholders import claim_strings
+from ..study.placeholders import claim_strings, prose_strings
 from .prose_figures import decimals_of, matches, printed_as, sentence_bounds
 from .sg222_misquoted_figures import names_in
 from ..records.profile_spread import kernel_span
@@ -91,7 +96,11 @@ CODE = "SG225"
 # a percentage and the "of" after it: group 1 the figure, group 2 the words that may bound it before
 _SHARE = lazy_compile(r"(?:\b(about|around|roughly|nearly|almost|approximately|some|over|more\s+than|above|"
                       r"at\s+least|under|less\s+than|below|at\s+most|up\s+to)\s+|~\s*)?"
-                      r"(?<![\w.])(\d{1,3}(?:\.\d+)?)\s?%\s+of\s+", re.IGNORECASE)
+                      r"(?<![\w.])(?:(\d{1,3}(?:\.\d+)?)\s?%|(half|(?:a|one)\s+(?:quarter|third|fifth|tenth)|"
+                      r"(?:two|2)\s+thirds|(?:three|3)\s+quarters))\s+of\s+", re.IGNORECASE)
+# a share in words (group 3 of _SHARE) as a percentage: "a quarter of the step's kernel time" is 25 %
+_FRACTIONS = {"half": 50.0, "quarter": 25.0, "third": 100 / 3, "fifth": 20.0, "tenth": 10.0, "thirds": 200 / 3,
+              "quarters": 75.0}
 # what names a profile's whole time after "N% of": the share is of a kernel-time profile's total
 _KERNEL_WHOLE = lazy_compile(r"\b(?:kernel[\s-]time|kernel\s+total|gpu\s+(?:kernel\s+)?time|profiled\s+"
                              r"(?:total|time|step|iteration)|(?:profiled\s+)?steps?\b|trace\b|total\b)", re.IGNORECASE)
@@ -128,7 +137,17 @@ def profile_shares(study) -> list[tuple[object, dict[str, float]]]:
 
 def holds(text: str, bound: str, share: float) -> bool:
     """Whether ``share`` (%) gives the percentage printed as ``text`` after
-    the words ``bound`` (lower case, '' for none; see the module docstring)."""
+    the words ``bound`` (lower case, '' for none; see the module docstring).
+    A share in words (``text`` "a quarter", "two thirds": :data:`_FRACTIONS`)
+    holds within :data:`WORD_TOLERANCE` of it (twice that after a hedge), as
+    a multiple in words does, or on its side after a bound."""
+    if not text[0].isdigit():
+        value = _FRACTIONS[text.split()[-1].lower()]
+        if bound in _AT_LEAST:
+            return share >= value
+        if bound in _AT_MOST:
+            return share <= value
+        return abs(share / value - 1) <= WORD_TOLERANCE * (2 if bound in _HEDGE else 1) + 1e-9
     decimals = decimals_of(text)
     unit, value = 10.0 ** -decimals, float(text)
     if bound in _AT_LEAST:
@@ -140,14 +159,38 @@ def holds(text: str, bound: str, share: float) -> bool:
     return text in printed_as(share, decimals)
 
 
+def _group_names(group: str, groups: set[str]) -> list[str]:
+    """The words that name ``group`` in prose: its name, and each of the alternatives a slash joins in it
+    ("GEMM/MatMul": "GEMM", "MatMul"), the default rules' way of naming one kind of work two libraries spell
+    differently, unless another group of ``groups`` has that name. A sentence says "GEMMs take 12%", not
+    "GEMM/MatMul takes 12%" (a new user's trial: no share, multiple or range of that group was read)."""
+    others = {other.lower() for other in groups if other != group}
+    parts = [part.strip() for part in group.split("/")] if "/" in group else []
+    return [group, *(part for part in parts if part and part.lower() not in others)]
+
+
 def _named_group(sentence: str, offset: int, groups: set[str]) -> str | None:
-    """The group of ``groups`` named in ``sentence`` nearest before ``offset``, else nearest after it; None for
-    none. A longer name found at the same place wins ("GEMM and conv" over "GEMM")."""
-    found = []
-    for group in groups:
-        for match in re.finditer(rf"(?<![\w-]){re.escape(group)}(?![\w-])", sentence, re.IGNORECASE):
-            found.append((match.start() > offset, abs(offset - match.start()), -len(group), group))
-    return min(found)[3] if found else None
+    """The group of ``groups`` named in ``sentence`` (:func:`_group_names`, each also in the plural: "GEMMs")
+    nearest before ``offset``, else nearest after it; None for none. A longer name found at the same place wins
+    ("GEMM and conv" over "GEMM")."""
+    # the part of the sentence between contrasts ("but", "while", "whereas") that holds the figure first: in "less
+    # time in GEMMs but about three times as long in attention" the multiple is attention's
+    cuts = [0, *(m.end() for m in _CONTRAST.finditer(sentence)), len(sentence)]
+    part = next((low, high) for low, high in zip(cuts, cuts[1:]) if low <= offset <= high)
+    for low, high in (part, (0, len(sentence))):
+        found = []
+        for group in groups:
+            for name in _group_names(group, groups):
+                for match in re.finditer(rf"(?<![\w-]){re.escape(name)}(?:e?s)?(?![\w-])", sentence[low:high],
+                                         re.IGNORECASE):
+                    start = low + match.start()
+                    found.append((start > offset, abs(offset - start), -len(name), group))
+        if found:
+            return min(found)[3]
+    return None
+
+
+_CONTRAST = lazy_compile(r"\b(?:but|while|whereas)\b", re.IGNORECASE)
 
 
 def check(context) -> list[Finding]:
@@ -155,7 +198,7 @@ def check(context) -> list[Finding]:
     study = context.study
     profiles = times = None
     readme, findings = context.rendered_readme, []
-    for path, text in claim_strings(study.spec):
+    for path, text in _read_strings(study.spec):
         for pattern, read in _TIME_READERS:  # claims about the profiles' times, read once the text holds one
             for match in pattern.finditer(text):
                 if times is None:
@@ -164,7 +207,8 @@ def check(context) -> list[Finding]:
                 if finding is not None:
                     findings.append(finding)
         for match in _SHARE.finditer(text):
-            begin, end = clause_bounds(text, match.start(2))
+            at = 2 if match.group(2) is not None else 3  # a percentage, else a share in words
+            begin, end = clause_bounds(text, match.start(at))
             whole = _KERNEL_WHOLE.search(text, match.end(), min(end, match.end() + _REACH))
             if whole is None or _FIGURE.search(text, match.end(), whole.start()):
                 continue
@@ -172,12 +216,13 @@ def check(context) -> list[Finding]:
                 profiles = profile_shares(study)
             if not profiles or unread_clause(text[begin:end]):
                 continue
-            number = match.group(2)
-            if readme is not None and f"{number}%" not in readme and f"{number} %" not in readme:
+            number = re.sub(r"\s+", " ", match.group(at))
+            if readme is not None and (f"{number}%" not in readme and f"{number} %" not in readme if at == 2
+                                       else number not in readme):
                 continue  # a field the README does not print
-            s_begin, s_end = sentence_bounds(text, match.start(2))
+            s_begin, s_end = sentence_bounds(text, match.start(at))
             sentence = text[s_begin:s_end]
-            group = _named_group(sentence, match.start(2) - s_begin, {g for _, shares in profiles for g in shares})
+            group = _named_group(sentence, match.start(at) - s_begin, {g for _, shares in profiles for g in shares})
             if group is None:
                 continue
             named, about = _profiles_named(study, profiles, sentence)
@@ -188,12 +233,21 @@ def check(context) -> list[Finding]:
             pointer = "/" + "/".join(map(str, path))
             listed = "; ".join(f"{format_number(share, 1)}% in job {total.job_id} ({total.variant}"
                                f"{', ' + total.gpu if total.gpu else ''})" for total, share in shares)
-            written = f"{match.group(1) + ' ' if match.group(1) else ''}{number}%"
+            written = f"{match.group(1) + ' ' if match.group(1) else ''}{number}{'%' if at == 2 else ''}"
             findings.append(Finding(
                 CODE, f"{pointer} gives {group} {written} of the kernel time, which no profile {'it names ' if named else ''}"
-                f"gives: {listed}", study.rel(study.study_path), line=yaml_text_line(study.spec_text, path, match.start(2)),
-                pointer=pointer, key=f"{pointer} {group} {number}%", hint=_HINT))
+                f"gives: {listed}", study.rel(study.study_path), line=yaml_text_line(study.spec_text, path, match.start(at)),
+                pointer=pointer, key=f"{pointer} {group} {number}{'%' if at == 2 else ''}", hint=_HINT))
     return findings
+
+
+def _read_strings(spec):
+    """The study file's claims (:func:`~studygen.study.placeholders.claim_strings`) and its explanations' text:
+    an explanation is printed under Known gaps, and a share or multiple it gives of the study's own profiles
+    ("GEMMs take 12% of the MI300X step's kernel time", 1.8 % in a trial's profile) is a claim like any other;
+    one it cites from elsewhere is a clause :func:`~.sg224_unmeasured_gpu.unread_clause` leaves unread."""
+    yield from claim_strings(spec)
+    yield from ((path, text) for path, text in prose_strings(spec) if path[0] == "explanations")
 
 
 def _profiles_named(study, profiles: list, sentence: str) -> tuple[bool, list]:

@@ -20,6 +20,7 @@ def root(context, missing=missing, environment=environment):
     yield from context.blocks['side_findings'][0](context)
     yield from context.blocks['runs_without_figure'][0](context)
     yield from context.blocks['not_measured'][0](context)
+    yield from context.blocks['notes'][0](context)
     yield from context.blocks['known_gaps'][0](context)
     yield from context.blocks['revisit'][0](context)
     yield from context.blocks['provenance'][0](context)
@@ -293,6 +294,12 @@ def block_quality(context, missing=missing, environment=environment):
     if (undefined(name='quality_groups') if l_0_quality_groups is missing else l_0_quality_groups):
         pass
         yield environment.produced('### COCO AP\n\n')
+        for l_1_line in t_1(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'quality_sources'), _block_vars=_block_vars)):
+            _loop_vars = {}
+            pass
+            yield environment.printed(l_1_line)
+            yield environment.produced('\n\n')
+        l_1_line = missing
         for l_1_quality in t_1((undefined(name='quality_groups') if l_0_quality_groups is missing else l_0_quality_groups)):
             _loop_vars = {}
             pass
@@ -497,6 +504,34 @@ def block_not_measured(context, missing=missing, environment=environment):
         l_1_entry = missing
         yield environment.produced('\n')
 
+def block_notes(context, missing=missing, environment=environment):
+    resolve = context.resolve_or_missing
+    undefined = environment.undefined
+    concat = environment.concat
+    cond_expr_undefined = Undefined
+    if 0: yield None
+    _block_vars = {}
+    l_0_study = resolve('study')
+    try:
+        t_1 = environment.filters['studygen_steps']
+    except KeyError:
+        @internalcode
+        def t_1(*unused):
+            raise TemplateRuntimeError("No filter named 'studygen_steps' found.")
+    pass
+    if environment.call(context, environment.getattr(environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'spec'), 'get'), 'notes', _block_vars=_block_vars):
+        pass
+        yield environment.produced('## Notes\n\n')
+        for (l_1_name, l_1_text) in t_1(environment.call(context, environment.getattr(environment.getattr(environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'spec'), 'notes'), 'items'), _block_vars=_block_vars)):
+            _loop_vars = {}
+            pass
+            yield environment.produced('### ')
+            yield environment.printed(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'escape'), l_1_name, _loop_vars=_loop_vars))
+            yield environment.produced('\n\n')
+            yield environment.printed(l_1_text)
+            yield environment.produced('\n\n')
+        l_1_name = l_1_text = missing
+
 def block_known_gaps(context, missing=missing, environment=environment):
     resolve = context.resolve_or_missing
     undefined = environment.undefined
@@ -585,5 +620,5 @@ def block_provenance(context, missing=missing, environment=environment):
         yield environment.produced('\n')
     l_1_job = l_1_note = missing
 
-blocks = {'header': block_header, 'summary': block_summary, 'variants': block_variants, 'method': block_method, 'image_sets': block_image_sets, 'results': block_results, 'latency': block_latency, 'plan_size': block_plan_size, 'quality': block_quality, 'agreement': block_agreement, 'kernel_time': block_kernel_time, 'spread': block_spread, 'side_findings': block_side_findings, 'runs_without_figure': block_runs_without_figure, 'not_measured': block_not_measured, 'known_gaps': block_known_gaps, 'revisit': block_revisit, 'provenance': block_provenance}
-debug_info = '7=11&17=12&23=13&44=14&46=15&54=16&140=17&151=18&186=19&195=20&207=21&218=22&228=23&239=24&250=25&7=27&8=37&10=39&12=41&13=43&17=46&20=56&23=59&26=75&28=79&31=83&32=87&34=89&35=91&38=93&39=96&44=100&46=109&47=118&50=121&54=124&59=142&60=144&61=147&63=153&64=158&65=161&67=167&68=172&69=175&71=181&72=183&75=186&78=189&82=192&116=193&125=194&82=196&87=220&88=222&89=225&91=227&92=229&96=231&97=234&98=236&101=238&105=241&106=243&107=246&109=248&110=252&116=257&117=267&118=269&121=272&125=275&127=291&128=293&131=296&132=299&134=301&140=305&143=315&144=317&147=320&151=323&152=346&153=348&156=351&157=353&162=355&163=358&164=360&167=362&171=365&172=369&174=372&175=376&177=379&178=383&180=386&181=390&186=395&187=405&188=407&191=410&195=413&197=429&198=431&201=434&202=438&207=443&208=459&209=461&212=464&213=468&218=473&219=488&222=491&223=495&228=500&229=516&230=518&233=521&234=525&239=530&240=546&241=548&244=551&245=555&250=560&253=576&255=578&256=582'
+blocks = {'header': block_header, 'summary': block_summary, 'variants': block_variants, 'method': block_method, 'image_sets': block_image_sets, 'results': block_results, 'latency': block_latency, 'plan_size': block_plan_size, 'quality': block_quality, 'agreement': block_agreement, 'kernel_time': block_kernel_time, 'spread': block_spread, 'side_findings': block_side_findings, 'runs_without_figure': block_runs_without_figure, 'not_measured': block_not_measured, 'notes': block_notes, 'known_gaps': block_known_gaps, 'revisit': block_revisit, 'provenance': block_provenance}
+debug_info = '7=11&17=12&23=13&44=14&46=15&54=16&144=17&155=18&190=19&199=20&211=21&222=22&232=23&246=24&257=25&268=26&7=28&8=38&10=40&12=42&13=44&17=47&20=57&23=60&26=76&28=80&31=84&32=88&34=90&35=92&38=94&39=97&44=101&46=110&47=119&50=122&54=125&59=143&60=145&61=148&63=154&64=159&65=162&67=168&68=173&69=176&71=182&72=184&75=187&78=190&82=193&116=194&125=195&82=197&87=221&88=223&89=226&91=228&92=230&96=232&97=235&98=237&101=239&105=242&106=244&107=247&109=249&110=253&116=258&117=268&118=270&121=273&125=276&127=292&128=294&131=297&132=300&135=303&136=306&138=308&144=312&147=322&148=324&151=327&155=330&156=353&157=355&160=358&161=360&166=362&167=365&168=367&171=369&175=372&176=376&178=379&179=383&181=386&182=390&184=393&185=397&190=402&191=412&192=414&195=417&199=420&201=436&202=438&205=441&206=445&211=450&212=466&213=468&216=471&217=475&222=480&223=495&226=498&227=502&232=507&235=522&238=525&239=529&241=531&246=535&247=551&248=553&251=556&252=560&257=565&258=581&259=583&262=586&263=590&268=595&271=611&273=613&274=617'

@@ -163,8 +163,11 @@ class KernelSpanHelpers(ViewBase):
         unmatched = UNMATCHED_NOTE.search(str(result.get("note") or ""))
         if unmatched:
             count = int(unmatched.group(1))
-            sentences.append(f"Group other includes the {_kernels(count)} that match no kernel_groups rule."
-                             if count != 1 else "Group other includes the 1 kernel that matches no kernel_groups rule.")
+            # kernels told apart by name: "the 4 kernels" read as 4 launches where the trial's 4 names ran 600 times
+            sentences.append(f"Group other includes {count} distinct kernels (by name, not launches) that match no "
+                             "kernel_groups rule." if count != 1 else
+                             "Group other includes 1 distinct kernel (by name, not launches) that matches no "
+                             "kernel_groups rule.")
         return emit(escape_label_in_prose(" ".join(sentences)), [total] if total else [])
 
     def _span(self, result: dict, total) -> str:

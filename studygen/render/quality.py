@@ -15,8 +15,10 @@ refuses a cell that would mix them).
 from __future__ import annotations
 
 from ..records.kinds import Kind
+from .escaping import escape_label_in_prose
 from .produced import helper
 from .rows import ViewBase
+from .tables import platform_fields_unneeded
 
 _EVERY_IOU = "averaged over IoU 0.50 to 0.95"
 _AREAS = {"all": "objects of every area", "small": "small objects (under 32 x 32 pixels)",
@@ -78,3 +80,28 @@ class QualityHelpers(ViewBase):
                         "header": f"{{label}} ({statistic})", "difference_header": difference_header(statistic),
                         "variants": tuple(name for name in self._variant_order() if name in variants)})
         return out
+
+    @helper()
+    def quality_sources(self, kind: str = Kind.COCO_AP, **filters) -> list[str]:
+        """Where the quality rows of ``kind`` matching ``filters`` were scored, as one line, when their tables
+        leave out the GPU and TensorRT columns (:func:`~.tables.platform_fields_unneeded`) and the variants'
+        figures come from jobs on different GPUs or software: ``fp32 from job a (NVIDIA L4, tensorrt=10.16.1)
+        and fp16 from job b (NVIDIA A10, tensorrt=10.14.1) were scored on detections of different runs: a
+        difference of the two includes whatever differs between those runs.`` An empty list otherwise."""
+        rows = self.figures(kind=kind, **filters).rows
+        if not platform_fields_unneeded(rows):
+            return []
+        where: dict[str, dict[str, tuple]] = {}
+        for row in rows:
+            software = ", ".join(part for part in str(row.software or "").split(",") if part)
+            where.setdefault(row.variant, {})[row.job_id] = (row.gpu or "GPU not stated", software)
+        if len({platform for jobs in where.values() for platform in jobs.values()}) < 2:
+            return []
+        parts = []
+        for variant in (name for name in self._variant_order() if name in where):
+            jobs = "; ".join(f"job {job} ({gpu}{', ' + software if software else ''})"
+                             for job, (gpu, software) in where[variant].items())
+            parts.append(f"{self._label(variant)} from {jobs}")
+        listed = ", ".join(parts[:-1]) + f" and {parts[-1]}" if len(parts) > 1 else parts[0]
+        return [escape_label_in_prose(f"{listed} were scored on detections of different runs: a difference of "
+                                      "two variants' figures includes whatever differs between those runs.")]

@@ -189,12 +189,18 @@ def batch_order(batch) -> tuple:
 def field_order(name: str, value, first: dict) -> tuple:
     """Sort key of a row ``value`` of the field ``name`` in a table or
     list: a shape (:func:`shape_order`) and a batch (:func:`batch_order`)
-    by their numbers, any other field by where its value first came
-    (``first``: value -> its place, filled in row order)."""
+    by their numbers, a kernel group by where it first came but ``other``
+    and then ``total`` last (the catch-all and the sum close each profile's
+    rows: a group only a later profile has, a trial's MI300X Conv or the
+    shipped H200 study's Quantize/Dequantize, came after the total), any
+    other field by where its value first came (``first``: value -> its
+    place, filled in row order)."""
     if name == "shape":
         return shape_order(value)
     if name == "batch":
         return batch_order(value)
+    if name == "group":
+        return (value == "total", value == "other", first[value])
     return (first[value],)
 
 

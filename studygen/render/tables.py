@@ -37,6 +37,25 @@ ALWAYS_INDEXED = {Kind.PLAN_SIZE: ("gpu", "tensorrt", "shape", "batch")}
 LIST_TABLE_COLUMNS = ("job_id", "gpu", "tensorrt", "shape", "variant", "group", "value")
 
 
+def platform_fields_unneeded(rows) -> set[str]:
+    """The platform fields (GPU, TensorRT) a table of COCO AP ``rows`` need not be indexed by: all of them
+    where the rows come from two or more platforms and no variant has two figures of one statistic, image set,
+    mode, shape, batch and revision that differ in GPU or TensorRT. An AP is the detections' score, not the GPU's: indexed by GPU, a trial's fp32 AP
+    (scored on an H100's engine) and fp16 AP (an RTX 6000 Ada's) sat in two rows, each with a dash for the
+    other variant and no difference column. The Provenance table names each job's GPU and software."""
+    if not rows or any(row.kind != Kind.COCO_AP for row in rows):
+        return set()
+    seen: dict[tuple, tuple] = {}
+    for row in rows:
+        place = (row.variant, row.statistic, row.field("dataset"), row.field("mode"), row.field("shape"),
+                 row.field("batch"), row.key.revision)
+        platform = (row.field("gpu"), row.field("tensorrt"))
+        if seen.setdefault(place, platform) != platform:
+            return set()
+    # one platform for all: the columns split no row, and name it
+    return {"gpu", "tensorrt"} if len(set(seen.values())) > 1 else set()
+
+
 def machine_header(machines) -> str:
     """The header of a column of measuring machines (``machines``: each a
     row's ``gpu``, :func:`~studygen.records.keys.measuring_machine`, or
@@ -405,9 +424,12 @@ class TableHelpers(SpanHelpers, PooledCellHelpers):
         revision prints no such column."""
         rows = self.figures(**filters).rows
         always = set(ALWAYS_INDEXED.get(rows[0].kind, ())) if rows and len({row.kind for row in rows}) == 1 else set()
+        unneeded = platform_fields_unneeded(rows)
         fields = []
         for name in ("gpu", "tensorrt", "mode", "shape", "batch", "dataset", "reference_variant"):
             values = {row.field(name) for row in rows} - {None}
+            if name in unneeded:
+                continue
             if name in always or values and (name in ("gpu", "shape", "batch") or len(values) > 1):
                 fields.append(name)
             if name == "mode" and len({row.key.revision for row in rows}) > 1:

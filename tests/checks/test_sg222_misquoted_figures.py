@@ -17,7 +17,7 @@ from studygen.checks.sg222_misquoted_figures import Figures, Measured, check, di
 from studygen.study import load_study
 from tests.conftest import copy_project
 
-from .studies import FAMILY, codes, collected_provenance, kernel_time, latency, load, record, spec
+from .studies import FAMILY, codes, coco_ap, collected_provenance, kernel_time, latency, load, record, spec
 
 # the RTX 3090 log's GPU compute median and its p99, as trtexec printed them
 GPU_COMPUTE = latency("fp16", 0.0439453, "28x28", batch=4,
@@ -468,3 +468,19 @@ def test_a_figure_a_records_notes_state_is_no_misquote(tmp_path):
     summary = "On the L4, 1.81 ms of kernel time ran TF32 math."
     assert [f.key for f in _kernel_findings(tmp_path / "a", summary)] == ["/decision/summary 1.81 ms"]
     assert _kernel_findings(tmp_path / "b", summary, notes=[note]) == []
+
+
+def test_a_statistic_named_before_its_figure_through_a_verb_is_read(tmp_path):
+    # session 27's trial: "AR10 falls from 0.7403 to 0.6693" (the record 0.663889, printed 0.6639) passed unread:
+    # only "AP 0.6288" and "0.6288 AP" were quotations. Made-up figures: AP 0.5172, AR10 0.6084
+    results = [coco_ap("fp16", 0.517233), coco_ap("fp16", 0.608417, statistic="AR10")]
+    quoted = {"AR10 falls from 0.6804 to 0.5172.": ["0.6804 AP"],  # two digits swapped; 0.5172 is AP's figure
+              "The fp16 AP is 0.5127 on val-8.": ["0.5127 AP"], "AR10 of 0.6094 is what fp16 keeps.": ["0.6094 AP"],
+              "FP16 AR10 IS 0.6804.": ["0.6804 AP"]}  # no lower-case "a" in it (a mutation run's survivor)
+    for index, (summary, wrong) in enumerate(quoted.items()):
+        got = [f.message.split(" quotes ")[1].split(",")[0] for f in _findings(tmp_path / str(index), summary,
+                                                                                results=results)]
+        assert got == wrong, summary
+    for index, summary in enumerate(["AR10 falls to 0.6084 and AP is 0.5172.", "AR10 is 0.6084, AP 0.5172.",
+                                     "AP50 stays near 0.9 on every run."]):  # two significant digits: no quotation
+        assert _findings(tmp_path / f"true{index}", summary, results=results) == [], summary

@@ -15,7 +15,8 @@ from .test_tables import cells
 
 # Issue 14 item 2's sections, each one block of the generic template
 SECTION_BLOCKS = {"header", "summary", "variants", "method", "image_sets", "results", "latency", "plan_size",
-                  "quality", "agreement", "kernel_time", "spread", "side_findings", "runs_without_figure", "not_measured", "known_gaps",
+                  "quality", "agreement", "kernel_time", "spread", "side_findings", "runs_without_figure", "not_measured", "notes",
+                  "known_gaps",
                   "revisit", "provenance"}
 
 

@@ -147,7 +147,7 @@ def test_a_collected_trace_with_one_unmatched_kernel_says_it_in_the_singular(tmp
     # AlexNet's 79 launches of 16 kernels; the default rules leave one kernel in other
     assert note.startswith("79 kernel launches of 16 kernels; ")
     assert "; 1 kernel matched no rule;" in note
-    assert "Group other includes the 1 kernel that matches no kernel_groups rule." in _readme(tmp_path)
+    assert "Group other includes 1 distinct kernel (by name, not launches) that matches no kernel_groups rule." in _readme(tmp_path)
 
 
 def test_sg207_holds_no_whole_trace_total_against_a_mean_per_step(tmp_path, run_cli, monkeypatch):

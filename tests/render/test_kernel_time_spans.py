@@ -52,7 +52,7 @@ def test_a_rank_of_a_distributed_step_says_its_steps_device_rank_and_left_out_ke
         "a step's total kernel time ranges from 21.9 to 22.3 ms. The kernels ran on device 2, as rank 0 of 8 (nccl); "
         "the time of its communication kernels (group NCCL communication) includes waiting for the other ranks, not "
         "only transfers. 757 kernels (30.8 ms) launched before the first profiled step are left out of every step. "
-        "Group other includes the 18 kernels that match no kernel_groups rule."]
+        "Group other includes 18 distinct kernels (by name, not launches) that match no kernel_groups rule."]
     result = json.loads((tmp_path / "measurements" / "demo" / "j.json").read_text())["results"][0]
     assert (result["device"], result["distributed"]) == (2, {"rank": 0, "world_size": 8, "backend": "nccl"})
 
@@ -62,8 +62,8 @@ def test_a_trace_without_steps_says_its_figures_are_whole_trace_totals(tmp_path,
     lines = _collected_section(tmp_path, run_cli, monkeypatch, ALEXNET, "fp32",
                                [("sgemm|gemm", "GEMM"), ("conv|scudnn|fprop|fft2d", "conv")])
     assert lines[0] == ("- In job j (fp32, eager), each figure is the total over the whole trace (no profiler steps). "
-                        "The kernels ran on device 0. Group other includes the 9 kernels that match no kernel_groups "
-                        "rule.")
+                        "The kernels ran on device 0. Group other includes 9 distinct kernels (by name, not launches) "
+                        "that match no kernel_groups rule.")
     assert "distributed" not in json.loads((tmp_path / "measurements" / "demo" / "j.json").read_text())["results"][0]
 
 
@@ -99,8 +99,8 @@ def test_invented_records_two_steps_missing_launches_and_other_profilers(tmp_pat
     assert [line for line in section.splitlines() if "each figure" in line] == [
         "- In job a (fp16, batch 1, eager), each figure is the mean per profiled step over 2 steps "
         "(ProfilerStep#3 and #4); a step's total kernel time ranges from 1.8 to 2.2 ms. The kernels ran on device 1. "
-        "2 kernels (0.25 ms) whose launch the trace lacks are left out of every step. Group other includes the 1 kernel "
-        "that matches no kernel_groups rule.",
+        "2 kernels (0.25 ms) whose launch the trace lacks are left out of every step. Group other includes 1 distinct "
+        "kernel (by name, not launches) that matches no kernel_groups rule.",
         "- In job b (fp16, batch 1, eager), each figure is the total over the whole trace (no kernel in its "
         "profiler steps). The kernels ran as rank 3 of 4. 1 kernel (0.5 ms) launched before profiling began is "
         "counted in the totals."]
@@ -119,4 +119,4 @@ def test_a_note_counting_more_kernels_than_a_trace_holds_is_not_read(tmp_path):
     assert lines == [
         "- In job a (fp16, batch 1, eager), each figure is the total over the whole trace (no profiler steps).",
         "- In job b (fp32, batch 1, eager), each figure is the total over the whole trace (no profiler steps). "
-        f"Group other includes the {'9' * 18} kernels that match no kernel_groups rule."]
+        f"Group other includes {'9' * 18} distinct kernels (by name, not launches) that match no kernel_groups rule."]
