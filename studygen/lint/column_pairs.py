@@ -56,7 +56,7 @@ def pair_tables(document: Document, block: Block, sentence: Sentence):
                 others[id(table)] = table
     yield from sorted(others.values(), key=lambda t: (abs(t.order - block.order), t.order))
     # a table whose variants are row labels, one the sentence names ("FP16 provides ..."): :mod:`.row_variant_pairs`
-    yield from naming_tables([t for t in document.tables if t.section != block.section and id(t) not in others], sentence)
+    yield from naming_tables(document, sentence, lambda t: t.section == block.section or id(t) in others)
 
 
 def pairs(table: Table, unit: str) -> list[tuple[Series, Series]]:

@@ -27,15 +27,39 @@ while the precisions sat in a label column.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import replace
 
-from .document import Sentence, Series, Table, is_empty_cell
-from .header_names import name_words, phrase_at
+from .document import Document, Sentence, Series, Table, is_empty_cell
+from .header_names import name_words, prose_words
 from .text import keywords
+
+
+# The most tables of other sections a sentence is tied to by a label it names, nearest first: a summary names
+# a precision over a few result tables; a bound keeps lint linear on a generated document of hundreds of them.
+NAMING_LIMIT = 8
 
 
 def _cell(text: str) -> str:
     return " ".join(text.split()).lower()
+
+
+def _said(sentence: Sentence) -> tuple[tuple[int, int, str], ...]:
+    """The sentence's words as :func:`~.header_names.prose_words` gives them, found once a sentence."""
+    found = sentence.__dict__.get("_row_variant_words")
+    if found is None:
+        found = sentence.__dict__["_row_variant_words"] = prose_words(sentence.text)
+    return found
+
+
+def _at(said: tuple[tuple[int, int, str], ...], phrase: tuple[str, ...]) -> tuple[int, int] | None:
+    """(start, end) of the first place the words ``said`` hold ``phrase`` in order (as
+    :func:`~.header_names.phrase_at` over the same text), else None."""
+    size = len(phrase)
+    for index in range(len(said) - size + 1):
+        if said[index][2] == phrase[0] and all(said[index + k][2] == phrase[k] for k in range(1, size)):
+            return said[index][0], said[index + size - 1][1]
+    return None
 
 
 def _two_labels(table: Table, column: int) -> tuple[str, str] | None:
@@ -52,6 +76,21 @@ def _two_labels(table: Table, column: int) -> tuple[str, str] | None:
         if len(seen) > 2:
             return None
     return (seen[0], seen[1]) if len(seen) == 2 else None
+
+
+def _variant_columns(table: Table) -> list[tuple[int, tuple[str, str], tuple[tuple[str, ...], tuple[str, ...]]]]:
+    """(label column, its two labels, the words each is named by) of each label column of two labels named
+    by words, for a table of two label columns or more; found once a table (every range of the document asks)."""
+    made = table.pair_cache.get("variant columns")
+    if made is None:
+        made = []
+        if len(table.label_columns) >= 2:
+            for column in table.label_columns:
+                labels = _two_labels(table, column)
+                if labels is not None and all(words := (name_words(labels[0]), name_words(labels[1]))):
+                    made.append((column, labels, words))
+        table.pair_cache["variant columns"] = made
+    return made
 
 
 def _matched(table: Table, column: int, first: str, second: str) -> list[tuple[int, int]]:
@@ -83,26 +122,55 @@ def _split(series: Series, label: str, other: str, matched: list[tuple[int, int]
     return made(mine, label), made(theirs, other)
 
 
-def naming_tables(tables: list[Table], sentence: Sentence) -> list[Table]:
-    """Those of ``tables`` with a label column of two labels that ``sentence`` names one of: a table of
-    another section than the sentence is tied to it so, as by a header word."""
-    return [table for table in tables if len(table.label_columns) >= 2 and any(
-        (labels := _two_labels(table, column)) is not None and any(phrase_at(sentence.text, name_words(label)) for label in labels)
-        for column in table.label_columns)]
+def naming_tables(document: Document, sentence: Sentence, skip) -> list[Table]:
+    """The tables of ``document`` not in ``skip`` (a predicate) with a label column of two labels that
+    ``sentence`` names one of: a table of another section than the sentence is tied to it so, as by a header
+    word; at most :data:`NAMING_LIMIT`, nearest the sentence first. The tables are found by the first word of
+    their labels (an index made once a document, in table order), read outward from the sentence's place:
+    a sentence costs its own words and the tables it takes, not every table of the document."""
+    index = document.__dict__.get("_row_variant_index")
+    if index is None:
+        index = document.__dict__["_row_variant_index"] = {}
+        for table in document.tables:
+            for _, _, words in _variant_columns(table):
+                for named in words:
+                    orders, tables = index.setdefault(named[0], ([], []))
+                    if not tables or tables[-1] is not table:
+                        orders.append(table.order)
+                        tables.append(table)
+    if not index:
+        return []
+    said = _said(sentence)
+    here = sentence.block.order
+    found: dict[int, Table] = {}
+    for word in {word for _, _, word in said} & index.keys():
+        orders, tables = index[word]
+        after = bisect_left(orders, here)
+        before, taken, looked = after - 1, 0, 0
+        # tables the caller skips (its section's, those a header word gave) are passed over, a few limits' worth
+        while taken < NAMING_LIMIT and looked < 4 * NAMING_LIMIT and (before >= 0 or after < len(tables)):
+            looked += 1
+            # the nearer of the next table above and the next below
+            if after >= len(tables) or (before >= 0 and here - tables[before].order <= tables[after].order - here):
+                table, before = tables[before], before - 1
+            else:
+                table, after = tables[after], after + 1
+            if id(table) in found or skip(table):
+                continue
+            if any(_at(said, named) for _, _, words in _variant_columns(table) for named in words):
+                found[id(table)] = table
+                taken += 1
+    return sorted(found.values(), key=lambda t: (abs(t.order - here), t.order))[:NAMING_LIMIT]
 
 
 def row_variant_pairs(table: Table, unit: str | None, sentence: Sentence) -> list[tuple[Series, Series]]:
     """Pairs of ``unit`` from the row pairs of a label column of two labels that ``sentence`` names one of
     (the named one first; both named: the first named first), two keys at least; [] when there is none.
     Memoised per table, label column and named label."""
-    if len(table.label_columns) < 2 or not table.rows:
-        return []
     found: list[tuple[Series, Series]] = []
-    for column in table.label_columns:
-        labels = _two_labels(table, column)
-        if labels is None:
-            continue
-        spans = [phrase_at(sentence.text, name_words(label)) for label in labels]
+    for column, labels, words in _variant_columns(table):
+        said = _said(sentence)
+        spans = [_at(said, named) for named in words]
         if not any(spans):
             continue
         if all(spans):
@@ -115,7 +183,8 @@ def row_variant_pairs(table: Table, unit: str | None, sentence: Sentence) -> lis
         memo = table.pair_cache.setdefault("row variant pairs", {})
         key = (column, first, unit, None if rows is None else tuple(rows))
         if key not in memo:
-            matched = [(row, other) for row, other in _matched(table, column, first, second) if rows is None or row in rows]
+            named_rows = None if rows is None else set(rows)
+            matched = [(row, other) for row, other in _matched(table, column, first, second) if named_rows is None or row in named_rows]
             memo[key] = [] if len(matched) < 2 else [
                 _split(series, first, second, matched) for series in table.series
                 if series.unit == unit and series.column not in table.label_columns and series.stat in (None, "p50")]
@@ -123,4 +192,4 @@ def row_variant_pairs(table: Table, unit: str | None, sentence: Sentence) -> lis
     return found
 
 
-__all__ = ["naming_tables", "row_variant_pairs"]
+__all__ = ["NAMING_LIMIT", "naming_tables", "row_variant_pairs"]
