@@ -163,11 +163,24 @@ def naming_tables(document: Document, sentence: Sentence, skip) -> list[Table]:
     return sorted(found.values(), key=lambda t: (abs(t.order - here), t.order))[:NAMING_LIMIT]
 
 
+def _nearest(sentence: Sentence) -> set[int]:
+    """Ids of the tables of other sections than the sentence's that :func:`naming_tables` gives it, found once
+    a sentence: the only far tables whose rows it pairs, however many a header word ties it to."""
+    found = sentence.__dict__.get("_row_variant_near")
+    if found is None:
+        section = sentence.block.section
+        found = {id(t) for t in naming_tables(sentence.block.document, sentence, lambda t: t.section == section)}
+        sentence.__dict__["_row_variant_near"] = found
+    return found
+
+
 def row_variant_pairs(table: Table, unit: str | None, sentence: Sentence) -> list[tuple[Series, Series]]:
     """Pairs of ``unit`` from the row pairs of a label column of two labels that ``sentence`` names one of
     (the named one first; both named: the first named first), two keys at least; [] when there is none.
     Memoised per table, label column and named label."""
     found: list[tuple[Series, Series]] = []
+    if table.section != sentence.block.section and id(table) not in _nearest(sentence):
+        return found  # a far table the sentence names, past the nearest few: no pair (lint stays linear)
     for column, labels, words in _variant_columns(table):
         said = _said(sentence)
         spans = [_at(said, named) for named in words]
