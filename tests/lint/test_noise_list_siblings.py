@@ -91,3 +91,19 @@ def test_a_lone_item_with_no_evidence_is_reported():
 - Build A takes 41.2 s and build B 41.5 s, which is within noise.
 """
     assert _sg105(text) == [3]
+
+
+def test_each_list_is_judged_on_its_own_items():
+    # the first list's evidence excuses its own verdict only; the second list, read after it, states none
+    text = """\
+# Build comparison
+
+- Each figure is the median of 7 runs.
+- Build A takes 41.2 s and build B 41.5 s, which is within noise.
+
+On the second machine:
+
+- The cache was warm for both builds.
+- Build A takes 52.0 s and build B 52.4 s, which is within noise.
+"""
+    assert _sg105(text) == [9]

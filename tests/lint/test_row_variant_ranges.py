@@ -85,3 +85,76 @@ def test_rows_that_share_no_network_pair_nothing():
     rows = ("| tiny | INT8 | 12.0 | 610 |\n| small | INT8 | 16.0 | 640 |\n"
             "| base | FP16 | 39.6 | 570 |\n| large | FP16 | 60.0 | 900 |\n")
     assert _sg101("INT8 runs 1.7-1.8x faster than FP16.", rows) == []
+
+
+def test_the_first_label_named_is_the_subject():
+    # FP16 named first: its rows name the pairs, the ratio FP16 over INT8 frame time
+    assert _sg101("FP16 runs 1.7-1.8x slower than INT8.") == [
+        "16: range 1.7-1.8x leaves out row 'small / FP16' (24.0 / 16.0 = 1.50x) of a ratio of"
+        " 'Frame time (ms) of fp16' and 'Frame time (ms) of int8' in the table at line 5"]
+
+
+def test_a_lone_label_named_at_the_end_of_the_sentence_is_the_subject():
+    # "FP16" alone, the second label of the column in table order, its rows name the pairs
+    assert _sg101("Frames take 1.7-1.8x longer in FP16.") == [
+        "16: range 1.7-1.8x leaves out row 'small / FP16' (24.0 / 16.0 = 1.50x) of a ratio of"
+        " 'Frame time (ms) of fp16' and 'Frame time (ms) of int8' in the table at line 5"]
+
+
+def test_two_networks_make_two_pairs_and_a_two_label_network_column_is_passed_over():
+    # the Network column holds two labels too (tiny, small), named by no word of the claim
+    rows = "| tiny | INT8 | 12.0 | 610 |\n| small | INT8 | 16.0 | 640 |\n| tiny | FP16 | 21.0 | 500 |\n| small | FP16 | 24.0 | 540 |\n"
+    assert _sg101("INT8 runs 1.7-1.8x faster than FP16.", rows) == [
+        "14: range 1.7-1.8x leaves out row 'small / INT8' (24.0 / 16.0 = 1.50x) of a ratio of"
+        " 'Frame time (ms) of int8' and 'Frame time (ms) of fp16' in the table at line 5"]
+
+
+_TWO_WORD_DOC = """\
+# Detector on an edge board
+
+| Network | Path | Frame time (ms) |
+| --- | --- | ---: |
+| tiny | batch mode | 12.0 |
+| small | batch mode | 16.0 |
+| base | batch mode | 22.0 |
+| tiny | stream mode | 21.0 |
+| small | stream mode | 24.0 |
+| base | stream mode | 39.6 |
+
+{claim}
+"""
+
+
+@pytest.mark.parametrize("claim, found", [
+    ("Frames come 1.7-1.8x faster in batch mode.", True),  # the two-word label, named last in the sentence
+    ("Batch frames come 1.7-1.8x faster.", False),  # one word of it names no label
+    ("The batch path is 1.7-1.8x faster, in stream terms.", False),  # each word apart, neither label whole
+])
+def test_a_label_of_two_words_is_named_whole(claim, found):
+    # same section as the table; 21.0 / 12.0 = 1.75, 24.0 / 16.0 = 1.50, 39.6 / 22.0 = 1.80
+    lines = [f"{f.line}: {f.message}" for f in lint_text(_TWO_WORD_DOC.format(claim=claim), "x.md") if f.code == "SG101"]
+    assert lines == ([
+        "12: range 1.7-1.8x leaves out row 'small / batch mode' (24.0 / 16.0 = 1.50x) of a ratio of"
+        " 'Frame time (ms) of batch mode' and 'Frame time (ms) of stream mode' in the table at line 3"] if found else [])
+
+
+def _sections(count: int, paired: int) -> str:
+    """``count`` sections of INT8 and FP16 rows; only section ``paired`` measures its networks at both (21.0 /
+    12.0 = 1.75, 24.0 / 16.0 = 1.50), the others each network at one mode (no pair). Then the claim, after
+    the last section."""
+    parts = ["# Boards\n"]
+    for i in range(count):
+        fp16 = ("a", "b") if i == paired else ("c", "d")
+        parts.append(f"## Board {i}\n\n| Network | Mode | Frame time (ms) |\n| --- | --- | ---: |\n"
+                     f"| a{i} | INT8 | 12.0 |\n| b{i} | INT8 | 16.0 |\n"
+                     f"| {fp16[0]}{i} | FP16 | 21.0 |\n| {fp16[1]}{i} | FP16 | 24.0 |\n")
+    parts.append("## Summary\n\nINT8 runs 1.7-1.8x faster than FP16.\n")
+    return "\n".join(parts)
+
+
+@pytest.mark.parametrize("paired, reported", [(9, True), (2, True), (1, False), (0, False)])
+def test_only_the_eight_nearest_naming_tables_are_read(paired, reported):
+    # ten sections, each naming both modes; the claim sits after section 9: sections 9 down to 2 are the
+    # eight nearest, read whether they pair rows or not
+    findings = [f.message for f in lint_text(_sections(10, paired), "x.md") if f.code == "SG101"]
+    assert [f"row 'b{paired} / INT8' (24.0 / 16.0 = 1.50x)" in m for m in findings] == ([True] if reported else [])
