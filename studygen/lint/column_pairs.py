@@ -20,6 +20,7 @@ from ..numbers import format_number
 from ..patterns import lazy_compile
 from .document import Block, Document, Row, Sentence, Series, Table
 from .figures import RATIO_UNITS, Range, with_unit
+from .row_variant_pairs import naming_tables
 from .text import PARTING_SLASH, keywords, measure_words
 
 
@@ -54,6 +55,8 @@ def pair_tables(document: Document, block: Block, sentence: Sentence):
             if table.section != block.section:
                 others[id(table)] = table
     yield from sorted(others.values(), key=lambda t: (abs(t.order - block.order), t.order))
+    # a table whose variants are row labels, one the sentence names ("FP16 provides ..."): :mod:`.row_variant_pairs`
+    yield from naming_tables(document, sentence, lambda t: t.section == block.section or id(t) in others)
 
 
 def pairs(table: Table, unit: str) -> list[tuple[Series, Series]]:

@@ -37,11 +37,10 @@ widened by half its last printed digit (``0.19 to 0.21`` covers 0.185 to
   as plausible a summary (both endpoints found, a shared header word) as
   the best column it does not fit; otherwise the finding names the most
   plausible column and every row the range leaves out, with its value.
-- A range whose clause names a quantity ("60-80% less memory") is read
-  only against columns of that quantity (:mod:`studygen.lint.range_quantity`).
-- A range whose clause claims it for most or all rows ("in most cases",
-  "across the board") is read against the whole column it names
-  (``sg101_*_majority_claim``).
+- A range whose clause names a quantity ("60-80% less memory") is read only against columns of that quantity
+  (:mod:`studygen.lint.range_quantity`); variants written as row labels pair as columns (:mod:`.row_variant_pairs`).
+- A range whose clause claims it for most or all rows ("in most cases", "across the board") is read against
+  the whole column it names (``sg101_*_majority_claim``).
 
 Columns are read nearest first (the sentence's own section), stopping at one the
 range fits at the top plausibility: a long document costs little per range. A
@@ -80,6 +79,7 @@ from .range_quantity import SPEED_RATIO_AFTER_RE, clause_kind, holds_quantity, s
 from .range_rows import band_rows, baseline_rows, is_band
 from .range_width import loose_range
 from .restriction import sweep_end_rows
+from .row_variant_pairs import row_variant_pairs
 from .rounding import covers, hedged_range
 from .series_index import SectionSeries
 from .stated_bounds import bound_findings
@@ -462,14 +462,11 @@ def _scan_series(sources, index: _ValueIndex, block: Block, sentence: Sentence, 
 def _evaluate(description: str, table: Table, values: list[float], make_entries, rng: Range, overlap: bool, distance: int,
               same_section: bool, restricted: bool = False, siblings: Siblings = Siblings(), one_side_ok: bool = False,
               majority: bool = False) -> Candidate | None:
-    """A :class:`Candidate` when the range summarises these values (see
-    the module docstring), else None. ``restricted``: the clause named the
-    rows (or the sub-column) the values come from; ``siblings``: the
-    sentence's other figures and ranges (what they state is accounted for);
-    ``one_side_ok``: the column may be read even when every value lies on
-    one side of the range (:meth:`SectionSeries.lone_measured`); ``majority``: the
-    clause claims the range for most or all rows
-    (:func:`studygen.lint.claims.claims_most_rows`)."""
+    """A :class:`Candidate` when the range summarises these values (see the module docstring), else None.
+    ``restricted``: the clause named the rows (or the sub-column) the values come from; ``siblings``: the
+    sentence's other figures and ranges (what they state is accounted for); ``one_side_ok``: the column may be
+    read even when every value lies on one side of the range (:meth:`SectionSeries.lone_measured`);
+    ``majority``: the clause claims the range for most or all rows (:func:`studygen.lint.claims.claims_most_rows`)."""
     if len(values) < 2:
         return None
     # rounding.covers() inlined, with each end's half step: this loop runs for every candidate row.
@@ -532,8 +529,8 @@ def _evaluate(description: str, table: Table, values: list[float], make_entries,
 
 
 def _scan_pairs(document: Document, block: Block, sentence: Sentence, rng: Range, candidates: list[Candidate], relative: bool) -> bool:
-    """Evaluate per-row differences (or relative differences / ratios) of
-    column pairs into ``candidates``; True as soon as one is conclusive."""
+    """Evaluate per-row differences (or relative differences / ratios) of column pairs into ``candidates``;
+    True as soon as one is conclusive."""
     view = sentence.clause_view(rng.start, rng.end - rng.start)
     kind = clause_kind(sentence, rng)
     for table in pair_tables(document, block, sentence):
@@ -551,18 +548,21 @@ def _scan_pairs(document: Document, block: Block, sentence: Sentence, rng: Range
         distance = abs(table.order - block.order)
         same_section = table.section == block.section
         for unit in sorted(units, key=str):
-            for first, second in pairs(table, unit) + named_pairs(table, unit, sentence):
+            named_rows = row_variant_pairs(table, unit, sentence)
+            for first, second in pairs(table, unit) + named_pairs(table, unit, sentence) + named_rows:
                 if not may_state(first, second, sentence):
                     continue
+                # the clause names its rows and a speed or a header word of the pair: read as the section's own
+                tied_rows = (first, second) in named_rows and (kind is not None or bool(first.measure & sentence.measure))
                 if same_section:
                     overlap = bool((first.quantity | second.quantity) & sentence.keywords)
                 else:
-                    overlap = tied_elsewhere(table, first, second, sentence)
+                    overlap = tied_rows or tied_elsewhere(table, first, second, sentence)
                 reading = pair_reading(first, second, rows, rng, relative, sentence)
                 if reading is None:
                     continue
                 description, values, make_entries = reading
-                candidate = _evaluate(description, table, values, make_entries, rng, overlap, distance, same_section, restricted,
+                candidate = _evaluate(description, table, values, make_entries, rng, overlap, distance, same_section or tied_rows, restricted,
                                       majority=not same_section and claims_most_rows(sentence, rng))
                 if candidate is None:
                     continue

@@ -9,7 +9,7 @@ level of repeat-to-repeat variance" read as verdicts (the forms a
 verdict takes: :data:`studygen.lint.vocabulary.NOISE_VERDICT_FORMS`, one table) and "the spread of
 prompt lengths" does not (``sg105_*_noise_concepts``, ``sg105_*_paraphrases``).
 
-Evidence is any of, in the same paragraph, in the table the paragraph
+Evidence is any of, in the same paragraph (for a list item, in any item of its list: :func:`_sibling_evidence`), in the table the paragraph
 introduces or follows directly or a heading over that table (its own or a
 section's holding it: "Decode time (5-run means)"), or (for a verdict in a table cell) in the
 same table:
@@ -78,6 +78,33 @@ def _neighbour_tables(document: Document, block: Block) -> list[Table]:
 
 
 
+def _list_runs(document: Document) -> dict[int, list[Block]]:
+    """Block order -> the items of the list holding that block: list items of one section whose orders
+    follow one another with no paragraph, heading or table between (nested items included)."""
+    runs: dict[int, list[Block]] = {}
+    run: list[Block] = []
+    for block in document.prose:
+        if run and not (block.in_list and block.order == run[-1].order + 1 and block.section == run[-1].section):
+            run = []
+        if block.in_list:
+            run.append(block)
+            runs[block.order] = run
+    return runs
+
+
+def _sibling_evidence(block: Block, runs: dict[int, list[Block]], memo: dict[int, bool]) -> bool:
+    """True when another item of the list holding ``block`` states the evidence ("- each latency is the mean of
+    10 runs" above "- the 0.2 ms gap is within noise"): the items of one list read as one paragraph. Each
+    list is read once (a list of thousands of verdicts costs one pass, not one per verdict)."""
+    run = runs.get(block.order)
+    if not run or len(run) < 2:
+        return False
+    key = run[0].order
+    if key not in memo:
+        memo[key] = any(measured_evidence(item.text) for item in run)
+    return memo[key]
+
+
 def _candidate_lines(document: Document) -> list[int]:
     """Sorted 1-based lines holding a verdict stem (:func:`noise_stem_offsets`:
     "no real" ends a line of a hard-wrapped paragraph as well as a space)."""
@@ -95,6 +122,8 @@ def check(document: Document) -> list[Finding]:
     if not lines:
         return []
     findings = []
+    runs: dict[int, list[Block]] | None = None
+    listed: dict[int, bool] = {}
     for block in document.prose:
         if not _touches(lines, block.line, block.end_line):
             continue
@@ -106,6 +135,10 @@ def check(document: Document) -> list[Finding]:
             continue
         if any(has_evidence(_table_text(t)) or _heading_evidence(t) for t in _neighbour_tables(document, block)):
             continue
+        if block.in_list:
+            runs = _list_runs(document) if runs is None else runs
+            if _sibling_evidence(block, runs, listed):
+                continue
         for match in matches:
             findings.append(_finding(document, match.group(0), block.line_at(match.start()), "paragraph"))
     for table in document.tables:

@@ -60,6 +60,21 @@ def test_tables_each_followed_by_a_range_is_linear():
     assert _growth(_many_tables, 150) < 2.5
 
 
+def _row_variant_sections(count: int) -> str:
+    """``count`` sections, each a table of two networks at two precisions written as row labels, then one
+    summary whose every range names FP16: each range may be read against every table (row_variant_pairs)."""
+    tables = "".join(f"## Board {i}\n\n| Network | Mode | Frame (ms) |\n|---|---|---:|\n| n{i}a | FP16 | 20.0 |\n"
+                     f"| n{i}b | FP16 | 25.0 |\n| n{i}a | FP32 | 35.0 |\n| n{i}b | FP32 | 45.0 |\n\n" for i in range(count))
+    summary = "".join(f"- FP16 runs 1.2-1.3x faster than FP32 (case {i}).\n" for i in range(count))
+    return "# Runs\n\n" + tables + "## Summary\n\n" + summary
+
+
+def test_ranges_naming_a_row_label_of_many_tables_stay_linear():
+    # every range is uncovered (1.75x and 1.80x per table), so no table ends the search: before the bound
+    # (every table of another section read per range) the count grew about 3x
+    assert _growth(_row_variant_sections, 100) < 2.5
+
+
 def _plain_scope_start(text: str, start: int) -> int:
     """The backward half of the scope by the definition: the end of the last
     clause separator of a scan of text[:start] that is not a conjunction
