@@ -77,7 +77,10 @@ latency results of the runs the clause names (results stating no method say
 nothing). A clause about every run ("All runs were timed with CUDA graphs")
 holds only where each of them was. Case (a new user's trial, session 25):
 that sentence passed a study five of whose seven records say
-``cuda_graph: false``.
+``cuda_graph: false``. The method's own verb says how the runs were done
+("All runs used CUDA graphs", "excluded host copies"); a supposition or a
+condition ("Had the A10G been timed with CUDA graphs, it would ...") says
+how none was (an attack, session 27: the first passed, the second warned).
 """
 
 from __future__ import annotations
@@ -280,12 +283,13 @@ def _setting_findings(study, path: tuple, text: str, readme: str | None, printed
                                       if row.value is not None and (value := setting.of(row)) is not None}
     settings = row_settings[setting.word]
     rows = list(settings)
-    found, in_title, unread = [], path == ("title",), {}
+    found, in_title, unread, reported = [], path == ("title",), {}, set()
     for match in setting.pattern.finditer(text) if rows else ():
         value, bounds = setting.read(match), clause_bounds(text, match.start())
         said = text[bounds[0]:bounds[1]]
         if setting.method:  # its own "without" or "no" denies nothing: the clause is read without the method's words
-            if _method_unread(text[bounds[0]:match.start()] + " " + text[match.end():bounds[1]], in_title):
+            if _method_unread(text[bounds[0]:match.start()] + " " + text[match.end():bounds[1]], match.group(0),
+                              in_title):
                 continue
         elif bounds not in unread:  # a clause that says how a run was measured states something of the runs too
             unread[bounds] = _unread(said, in_title) and not (
@@ -302,6 +306,9 @@ def _setting_findings(study, path: tuple, text: str, readme: str | None, printed
         if not about or (all if every else any)(settings[row] == value for row in about):
             continue
         shown = setting.shown(value)
+        if (bounds, shown) in reported:
+            continue  # "with data transfers, host-to-device copies included": one setting said twice, one finding
+        reported.add((bounds, shown))
         mark = match.group(0) if setting.method else value  # a method as written: the README prints it or not
         if readme is not None and printed.setdefault(mark if setting.method else shown,
                                                      setting.printed(mark, readme)) is False:
@@ -332,14 +339,16 @@ def _setting_hint(setting, in_title: bool) -> str:
             else f"measure that {setting.word}, cite where the result comes from, or leave it out")
 
 
-def _method_unread(probe: str, in_title: bool) -> bool:
-    """Whether a clause naming a timing method (``probe``: the clause without the method's own words) states
-    nothing of this study's runs: it denies, defers, cites or asks (as :func:`_unread` reads a clause), or,
-    outside the title, does not say how a run was done (:data:`_METHOD_VERBS`: "timed", "uses")."""
-    if ELSEWHERE.search(probe) or SOURCE_RE.search(probe) or states_no_result(probe, hypothetical=True):
+def _method_unread(probe: str, method: str, in_title: bool) -> bool:
+    """Whether a clause naming a timing method (``probe``: the clause without ``method``, the method's own words)
+    states nothing of this study's runs: it denies, defers, cites or asks (as :func:`_unread` reads a clause),
+    supposes or sets a condition ("Had the A10G been timed with CUDA graphs, it would ...", "if it used ...": a run
+    timed otherwise, or none), or, outside the title, does not say how a run was done (:data:`_METHOD_VERBS`:
+    "timed", "uses"; the method's own verb counts: "All runs used CUDA graphs", "excluded data transfers")."""
+    if ELSEWHERE.search(probe) or SOURCE_RE.search(probe) or states_no_result(probe) or _CONDITION.search(probe):
         return True
     # a result alone is not enough: in "runs with CUDA graphs are faster than the A10G's" the method picks runs
-    return not (in_title or _METHOD_VERBS.search(probe))
+    return not (in_title or _METHOD_VERBS.search(probe) or _METHOD_VERBS.search(method))
 
 
 class _Setting(NamedTuple):
@@ -381,16 +390,19 @@ _SHAPE_SETTING = _Setting(
 # transfers"); each held to the records' method (TensorRT's and collect run's flags of one name). Case (session 25's
 # trial, left then): "all runs timed with CUDA graphs" passed a study whose every record says cuda_graph false.
 _GRAPHS = r"CUDA[\s-]?graphs?"
+# "with CUDA graphs disabled", "with data transfers omitted": the word after the method turns it off
+_NOT_OFF = r"(?!\s+(?:off|disabled|excluded|skipped|omitted)\b)"
 CUDA_GRAPHS = lazy_compile(
     rf"(?P<off>\b(?:without|no)\s+(?:a\s+|the\s+)?{_GRAPHS}\b|\b{_GRAPHS}\s+(?:off|disabled)\b)"
-    rf"|(?P<on>\b(?:with|using|uses?|used|under|via|through)\s+(?:a\s+|the\s+)?{_GRAPHS}\b"
+    rf"|(?P<on>\b(?:with|using|uses?|used|under|via|through)\s+(?:a\s+|the\s+)?{_GRAPHS}\b{_NOT_OFF}"
     rf"|\b{_GRAPHS}\s+(?:on|enabled)\b"
     r"|--useCudaGraph\b)", re.IGNORECASE)
 _TRANSFERS = r"(?:data|host|host[\s-]?to[\s-]?device|H2D(?:\s?/\s?D2H)?|PCIe)\s+(?:transfers?|copies)"
 DATA_TRANSFERS = lazy_compile(
-    rf"(?P<off>--noDataTransfers\b|\b(?:without|no|excluding|skip(?:s|ped|ping)?)\s+(?:the\s+|any\s+)?{_TRANSFERS}\b"
-    r"|\bdata\s+transfers?\s+(?:off|disabled|excluded)\b)"
-    rf"|(?P<on>\b(?:with|including)\s+(?:the\s+)?{_TRANSFERS}\b|\bdata\s+transfers?\s+(?:on|enabled|included)\b)",
+    rf"(?P<off>--noDataTransfers\b|\b(?:without|no|exclud(?:e|es|ed|ing)|skip(?:s|ped|ping)?|omit(?:s|ted|ting)?)\s+"
+    rf"(?:the\s+|any\s+)?{_TRANSFERS}\b|\b{_TRANSFERS}\s+(?:off|disabled|excluded|skipped|omitted)\b)"
+    rf"|(?P<on>\b(?:with|includ(?:e|es|ed|ing))\s+(?:the\s+)?{_TRANSFERS}\b{_NOT_OFF}"
+    rf"|\b{_TRANSFERS}\s+(?:on|enabled|included)\b)",
     re.IGNORECASE)
 # where a comparison's reference begins ("faster than the A10G run", "against fp32")
 _REFERENCE = lazy_compile(r"\b(?:than|against|vs\.?|versus|compared)\b", re.IGNORECASE)
@@ -399,7 +411,10 @@ _EVERY = lazy_compile(r"\b(?:all|every|each)\b", re.IGNORECASE)
 # a verb that says how a run was done, beside a method named ("fp16 was timed with", "fp16 uses CUDA graphs"); not
 # MEASURED_WORDS' "run", which as a noun is the subject of a comparison ("runs with CUDA graphs are faster")
 _METHOD_VERBS = lazy_compile(r"\b(?:measured|timed|benchmarked|profiled|ran|use[sd]?|captured|replayed|enabled|"
-                             r"disabled)\b", re.IGNORECASE)
+                             r"disabled|includ(?:e|es|ed)|exclud(?:e|es|ed)|skip(?:s|ped)?|omit(?:s|ted)?)\b",
+                             re.IGNORECASE)
+# a condition: a method named in one says how no run was timed ("if the A10G used CUDA graphs, ...")
+_CONDITION = lazy_compile(r"\b(?:if|unless)\b", re.IGNORECASE)
 
 
 def _method_flag(name: str) -> Callable:

@@ -77,3 +77,40 @@ def test_records_that_state_no_method_say_nothing_of_one(tmp_path):
     # a result without a cuda_graph flag (a log that did not print it) cannot contradict the sentence
     records = [record("l4-fp16", [latency("fp16", 0.6127)], collected_provenance("NVIDIA L4"))]
     assert _warnings(tmp_path, "All runs were timed with CUDA graphs.", records) == []
+
+
+@pytest.mark.parametrize(("sentence", "message"), [
+    # the verb that says how the runs were timed is the method's own word (an attack, session 27: all three passed)
+    ("Every run used CUDA graphs.",
+     "/decision/summary says every run was timed with CUDA graphs on, which 1 of its 3 records were not "
+     "(CUDA graph settings measured: off, on)"),
+    ("All runs excluded host-to-device copies.",
+     "/decision/summary says every run was timed with data transfers off, which 1 of its 3 records were not "
+     "(data transfer settings measured: off, on)"),
+    ("The L4 fp32 latency includes H2D copies.",
+     "/decision/summary states a result with data transfers on for the L4, fp32, which none of its records measured "
+     "(data transfer settings measured for the L4, fp32: off)"),
+    ("On the A10G the engine ran with data transfers omitted.",
+     "/decision/summary states a result with data transfers off for the A10G, which none of its records measured "
+     "(data transfer settings measured for the A10G: on)"),
+    # "with ... disabled" turns the method off (the "with" alone read it on: a false warning, the true case silent)
+    ("The L4 engines were timed with CUDA graphs disabled.",
+     "/decision/summary states a result with CUDA graphs off for the L4, which none of its records measured "
+     "(CUDA graph settings measured for the L4: on)"),
+])
+def test_a_method_whose_own_word_is_the_verb_is_read(tmp_path, sentence, message):
+    assert _warnings(tmp_path, sentence) == [message]
+
+
+@pytest.mark.parametrize("sentence", [
+    # a supposition or a condition says how no run was timed (both were warned: a supposition read as a claim)
+    "Had the A10G been timed with CUDA graphs, it would have been faster.",
+    "If the A10G were timed with CUDA graphs, its launch gaps would close.",
+    "If the A10G is timed with CUDA graphs, launch overhead drops.",
+])
+def test_a_method_supposed_or_set_as_a_condition_is_silent(tmp_path, sentence):
+    assert _warnings(tmp_path, sentence) == []
+
+
+def test_a_method_turned_off_after_its_with_is_read_off(tmp_path):
+    assert _warnings(tmp_path, "The A10G engine was timed with CUDA graphs disabled.") == []
