@@ -68,6 +68,9 @@ A batch ("at batch 8", "batch size 16") is read per clause
 measured at it, in a clause stating a result or saying how a run was
 measured ("was measured at batch 1"); a shape ("512 x 512") the same way.
 An AP or a plan size states a result as a time does (:func:`states_result`).
+Each is read in its part of the clause (:func:`conjunct_bounds`), a part
+naming no run being about those its clause names ("fp16 takes 0.9 ms, and
+it was measured at batch 4").
 
 A timing method (CUDA graphs, data transfers; on or off: :data:`CUDA_GRAPHS`,
 :data:`DATA_TRANSFERS`) is read as a batch is, where its clause says how a run
@@ -286,23 +289,27 @@ def _setting_findings(study, path: tuple, text: str, readme: str | None, printed
     found, in_title, unread, reported = [], path == ("title",), {}, set()
     for match in setting.pattern.finditer(text) if rows else ():
         value, bounds = setting.read(match), clause_bounds(text, match.start())
-        said = text[bounds[0]:bounds[1]]
+        # the part of the clause naming it (conjunct_bounds): a denial in the other part says nothing of it
+        part = conjunct_bounds(text, bounds, match.start())
+        said = text[part[0]:part[1]]
+        if SOURCE_RE.search(text, bounds[0], bounds[1]):
+            continue  # a source cited in the clause is cited in each part
         if setting.method:  # its own "without" or "no" denies nothing: the clause is read without the method's words
-            if _method_unread(text[bounds[0]:match.start()] + " " + text[match.end():bounds[1]], match.group(0),
+            if _method_unread(text[part[0]:match.start()] + " " + text[match.end():part[1]], match.group(0),
                               in_title):
                 continue
-        elif bounds not in unread:  # a clause that says how a run was measured states something of the runs too
-            unread[bounds] = _unread(said, in_title) and not (
-                MEASURED_WORDS.search(said) and not ELSEWHERE.search(said) and not SOURCE_RE.search(said)
-                and not states_no_result(said, hypothetical=True))
-        if unread.get(bounds):
+        elif part not in unread:  # a clause that says how a run was measured states something of the runs too
+            unread[part] = _unread(said, in_title) and not (
+                MEASURED_WORDS.search(said) and not ELSEWHERE.search(said) and not states_no_result(said, hypothetical=True))
+        if unread.get(part):
             continue
         # a method is said of the runs a comparison compares, not of those it is compared with ("... faster than the
-        # A10G run")
-        reference = _REFERENCE.search(said) if setting.method else None
-        subject, about = rows_named(study, rows, said[:reference.start()] if reference else said)
+        # A10G run"); a part naming no run is said of those its clause names ("fp16 takes 0.9 ms, and it was timed ...")
+        subject, about = _rows_said(study, rows, said, setting.method)
+        if not subject and part != bounds:
+            subject, about = _rows_said(study, rows, text[bounds[0]:bounds[1]], setting.method)
         # "All runs were timed with CUDA graphs": a method said of every run named holds only where each has it
-        every = setting.method and _EVERY.search(text, bounds[0], match.start()) and not states_result(said)
+        every = setting.method and _EVERY.search(text, part[0], match.start()) and not states_result(said)
         if not about or (all if every else any)(settings[row] == value for row in about):
             continue
         shown = setting.shown(value)
@@ -329,6 +336,12 @@ def _setting_findings(study, path: tuple, text: str, readme: str | None, printed
             study.rel(study.study_path), line=yaml_text_line(study.spec_text, path, match.start()), pointer=pointer,
             key=f"{pointer} {shown}", hint=_setting_hint(setting, in_title)))
     return found
+
+
+def _rows_said(study, rows: list, said: str, method: bool) -> tuple[str, list]:
+    """:func:`rows_named` of ``said``; for a ``method``, of ``said`` up to a comparison's reference."""
+    reference = _REFERENCE.search(said) if method else None
+    return rows_named(study, rows, said[:reference.start()] if reference else said)
 
 
 def _setting_hint(setting, in_title: bool) -> str:
@@ -389,7 +402,7 @@ _SHAPE_SETTING = _Setting(
 # "without CUDA graphs") and data transfers ("--noDataTransfers", "excluding host-to-device copies", "with data
 # transfers"); each held to the records' method (TensorRT's and collect run's flags of one name). Case (session 25's
 # trial, left then): "all runs timed with CUDA graphs" passed a study whose every record says cuda_graph false.
-_GRAPHS = r"CUDA[\s-]?graphs?"
+_GRAPHS = r"(?:CUDA[\s-]?graphs?|graph[\s-]replays?)"  # "graph replay": PyTorch's word for a CUDA graph run
 # "with CUDA graphs disabled", "with data transfers omitted": the word after the method turns it off
 _NOT_OFF = r"(?!\s+(?:off|disabled|excluded|skipped|omitted)\b)"
 CUDA_GRAPHS = lazy_compile(
@@ -406,8 +419,8 @@ DATA_TRANSFERS = lazy_compile(
     re.IGNORECASE)
 # where a comparison's reference begins ("faster than the A10G run", "against fp32")
 _REFERENCE = lazy_compile(r"\b(?:than|against|vs\.?|versus|compared)\b", re.IGNORECASE)
-# a clause about every run ("All runs were timed with ...", "each latency uses ...")
-_EVERY = lazy_compile(r"\b(?:all|every|each)\b", re.IGNORECASE)
+# a clause about every run ("All runs were timed with ...", "each latency uses ...", "Both GPUs used ...")
+_EVERY = lazy_compile(r"\b(?:all|every|each|both)\b", re.IGNORECASE)
 # a verb that says how a run was done, beside a method named ("fp16 was timed with", "fp16 uses CUDA graphs"); not
 # MEASURED_WORDS' "run", which as a noun is the subject of a comparison ("runs with CUDA graphs are faster")
 _METHOD_VERBS = lazy_compile(r"\b(?:measured|timed|benchmarked|profiled|ran|use[sd]?|captured|replayed|enabled|"

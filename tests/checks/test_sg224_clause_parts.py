@@ -54,3 +54,23 @@ def test_a_denial_still_holds_in_its_own_part_only(tmp_path):
     start = text.index("L4")
     # the list's ", and" joins no statements; the one after "ran" does
     assert conjunct_bounds(text, clause_bounds(text, start), start) == (0, text.index(", and fp16"))
+
+
+@pytest.mark.parametrize(("summary", "messages"), [
+    ("We never tried int8, and the T4 run was measured at batch 2.",
+     ["/decision/summary states a result at batch 2 for the T4, which none of its records measured "
+      "(batches measured for the T4: 16)"]),
+    ("The L40S ran batch 2, and the T4 ran batch 2 as well.",
+     ["/decision/summary states a result at batch 2 for the T4, which none of its records measured "
+      "(batches measured for the T4: 16)"]),
+    ("We never tried int8, and the T4 run was measured at batch 16.", []),
+    ("Batch 64 was not measured on the L40S, and batch 32 only on a later T4 run.", []),
+])
+def test_a_batch_is_read_in_its_part_of_the_clause(tmp_path, summary, messages):
+    # fp16 on an L40S at batch 2 and on a T4 at batch 16 (the batch reading was of the whole clause: the first two
+    # passed, the denial or the other GPU's batch answering for the part)
+    records = [record("l40s", [latency("fp16", 4.1, batch=2)], collected_provenance(gpu="NVIDIA L40S")),
+               record("t4", [latency("fp16", 22.0, batch=16)], collected_provenance(gpu="Tesla T4"))]
+    study = load(tmp_path, records=records,
+                 study=spec(title="Toy detector", decision={"shipped": False, "summary": summary}))
+    assert [f.message for f in sg224_unmeasured_gpu.check(CheckContext(study)) if " batch " in f.message] == messages

@@ -114,3 +114,37 @@ def test_a_method_supposed_or_set_as_a_condition_is_silent(tmp_path, sentence):
 
 def test_a_method_turned_off_after_its_with_is_read_off(tmp_path):
     assert _warnings(tmp_path, "The A10G engine was timed with CUDA graphs disabled.") == []
+
+
+@pytest.mark.parametrize(("sentence", "message"), [
+    # a denial in the other part of the clause says nothing of the part naming the method (it was read whole)
+    ("The int8 build was never tried, and the A10G was timed with CUDA graphs.",
+     "/decision/summary states a result with CUDA graphs on for the A10G, which none of its records measured "
+     "(CUDA graph settings measured for the A10G: off)"),
+    # the part naming the A10G says the method; the L4 of the other part has it (any run of the two named held it)
+    ("The A10G engine used CUDA graphs, and so did the L4 engines.",
+     "/decision/summary states a result with CUDA graphs on for the A10G, which none of its records measured "
+     "(CUDA graph settings measured for the A10G: off)"),
+    # a part naming no run is said of those its clause names
+    ("The A10G fp16 latency is 0.8811 ms, and it was measured without data transfers.",
+     "/decision/summary states a result with data transfers off for the A10G, fp16, which none of its records "
+     "measured (data transfer settings measured for the A10G, fp16: on)"),
+    # "both" speaks of every run it names; "graph replay" is PyTorch's word for a CUDA graph run
+    ("Both cards were timed with CUDA graphs.",
+     "/decision/summary says every run was timed with CUDA graphs on, which 1 of its 3 records were not "
+     "(CUDA graph settings measured: off, on)"),
+    ("The A10G latency was timed via graph replay over 200 iterations.",
+     "/decision/summary states a result with CUDA graphs on for the A10G, which none of its records measured "
+     "(CUDA graph settings measured for the A10G: off)"),
+])
+def test_a_method_is_read_in_its_part_of_the_clause(tmp_path, sentence, message):
+    assert _warnings(tmp_path, sentence) == [message]
+
+
+@pytest.mark.parametrize("sentence", [
+    "The L4 engines used CUDA graphs, but the A10G engine was timed without them.",
+    "We never tried int8, and both L4 runs used graph replay.",
+    "According to the vendor, graph replay halves launch cost, and the A10G would gain most with CUDA graphs.",
+])
+def test_a_method_true_of_its_part_is_silent(tmp_path, sentence):
+    assert _warnings(tmp_path, sentence) == []
