@@ -404,20 +404,23 @@ _SHAPE_SETTING = _Setting(
 # trial, left then): "all runs timed with CUDA graphs" passed a study whose every record says cuda_graph false.
 _GRAPHS = r"(?:CUDA[\s-]?graphs?|graph[\s-]replays?)"  # "graph replay": PyTorch's word for a CUDA graph run
 # "with CUDA graphs disabled", "with data transfers omitted": the word after the method turns it off
+# "CUDA graphs were used", "data transfers were skipped": the method before its verb (not "excluded" or "included",
+# which say what a time holds)
+_BE = r"(?:(?:is|are|was|were|been)\s+)?"
 _NOT_OFF = r"(?!\s+(?:off|disabled|excluded|skipped|omitted)\b)"
 CUDA_GRAPHS = lazy_compile(
-    rf"(?P<off>\b(?:without|no)\s+(?:a\s+|the\s+)?{_GRAPHS}\b|\b{_GRAPHS}\s+(?:off|disabled)\b)"
+    rf"(?P<off>\b(?:without|no)\s+(?:a\s+|the\s+)?{_GRAPHS}\b|\b{_GRAPHS}\s+{_BE}(?:off|disabled)\b)"
     rf"|(?P<on>\b(?:with|using|uses?|used|under|via|through)\s+(?:a\s+|the\s+)?{_GRAPHS}\b{_NOT_OFF}"
-    rf"|\b{_GRAPHS}\s+(?:on|enabled)\b"
+    rf"|\b{_GRAPHS}\s+{_BE}(?:on|enabled|used)\b"
     r"|--useCudaGraph\b)", re.IGNORECASE)
 # not "the latency includes / excludes H2D copies": a GPU compute time excludes them whatever trtexec's flag, so the
 # verb says what a figure holds, not how the run was done
 _TRANSFERS = r"(?:data|host|host[\s-]?to[\s-]?device|H2D(?:\s?/\s?D2H)?|PCIe)\s+(?:transfers?|copies)"
 DATA_TRANSFERS = lazy_compile(
     rf"(?P<off>--noDataTransfers\b|\b(?:without|no|excluding|skip(?:s|ped|ping)?|omit(?:s|ted|ting)?)\s+"
-    rf"(?:the\s+|any\s+)?{_TRANSFERS}\b|\b{_TRANSFERS}\s+(?:off|disabled|excluded|skipped|omitted)\b)"
+    rf"(?:the\s+|any\s+)?{_TRANSFERS}\b|\b{_TRANSFERS}\s+(?:excluded|{_BE}(?:off|disabled|skipped|omitted))\b)"
     rf"|(?P<on>\b(?:with|including)\s+(?:the\s+)?{_TRANSFERS}\b{_NOT_OFF}"
-    rf"|\b{_TRANSFERS}\s+(?:on|enabled|included)\b)",
+    rf"|\b{_TRANSFERS}\s+(?:included|{_BE}(?:on|enabled))\b)",
     re.IGNORECASE)
 # where a comparison's reference begins ("faster than the A10G run", "against fp32")
 _REFERENCE = lazy_compile(r"\b(?:than|against|vs\.?|versus|compared)\b", re.IGNORECASE)
@@ -426,7 +429,7 @@ _EVERY = lazy_compile(r"\b(?:all|every|each|both)\b", re.IGNORECASE)
 # a verb that says how a run was done, beside a method named ("fp16 was timed with", "fp16 uses CUDA graphs"); not
 # MEASURED_WORDS' "run", which as a noun is the subject of a comparison ("runs with CUDA graphs are faster")
 _METHOD_VERBS = lazy_compile(r"\b(?:measured|timed|benchmarked|profiled|ran|use[sd]?|captured|replayed|enabled|"
-                             r"disabled|skip(?:s|ped)?|omit(?:s|ted)?)\b",
+                             r"disabled|skip(?:s|ped)?|omit(?:s|ted)?|(?:is|are|was|were|be|been)\s+run)\b",
                              re.IGNORECASE)
 # a condition: a method named in one says how no run was timed ("if the A10G used CUDA graphs, ...")
 _CONDITION = lazy_compile(r"\b(?:if|unless)\b", re.IGNORECASE)

@@ -151,3 +151,24 @@ def test_what_a_time_includes_or_excludes_is_no_method(tmp_path):
     # a GPU compute time excludes the copies whatever trtexec's flag: the A10G's, timed with transfers, does too
     assert _warnings(tmp_path, "Every GPU compute time excludes host-to-device copies.") == []
     assert _warnings(tmp_path, "The A10G compute time excludes H2D copies.") == []
+
+
+@pytest.mark.parametrize(("sentence", "message"), [
+    # the method before its verb, and "was run with" (an attack, session 27: all three passed)
+    ("On the A10G, CUDA graphs were used for the timed loop.",
+     "/decision/summary states a result with CUDA graphs on for the A10G, which none of its records measured "
+     "(CUDA graph settings measured for the A10G: off)"),
+    ("For the A10G engine, data transfers were skipped.",
+     "/decision/summary states a result with data transfers off for the A10G, which none of its records measured "
+     "(data transfer settings measured for the A10G: on)"),
+    ("Every engine was run with `--noDataTransfers`.",
+     "/decision/summary says every run was timed with data transfers off, which 1 of its 3 records were not "
+     "(data transfer settings measured: off, on)"),
+])
+def test_a_method_before_its_verb_is_read(tmp_path, sentence, message):
+    assert _warnings(tmp_path, sentence) == [message]
+
+
+def test_a_method_before_its_verb_true_of_its_runs_is_silent(tmp_path):
+    assert _warnings(tmp_path, "On the L4, CUDA graphs were used and data transfers were skipped.") == []
+    assert _warnings(tmp_path, "For the A10G, CUDA graphs were disabled.") == []
