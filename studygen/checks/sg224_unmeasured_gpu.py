@@ -226,8 +226,7 @@ def check(context) -> list[Finding]:
                 # other prose: a result stated, and not as expected, planned, cited or asked (a supposition is a claim)
                 # a source cited anywhere in the clause is the source of each part ("According to NVIDIA, the H100 is
                 # 3x faster, and the B200 5x"): a part is read alone for its own denials, plans and questions
-                unread[part] = _unread(text[part[0]:part[1]], in_title) or (
-                    part != bounds and SOURCE_RE.search(text, bounds[0], bounds[1]) is not None)
+                unread[part] = _unread(text[part[0]:part[1]], in_title) or part != bounds and _cites(text, *bounds)
             if unread[part] or (bounds, named.lower()) in reported:
                 continue
             reported.add((bounds, named.lower()))
@@ -292,12 +291,13 @@ def _setting_findings(study, path: tuple, text: str, readme: str | None, printed
         # the part of the clause naming it (conjunct_bounds): a denial in the other part says nothing of it
         part = conjunct_bounds(text, bounds, match.start())
         said = text[part[0]:part[1]]
-        if SOURCE_RE.search(text, bounds[0], bounds[1]):
+        if _cites(text, *bounds):
             continue  # a source cited in the clause is cited in each part
-        if setting.method:  # its own "without" or "no" denies nothing: the clause is read without the method's words
-            if _method_unread(text[part[0]:match.start()] + " " + text[match.end():part[1]], match.group(0),
-                              in_title):
-                continue
+        if setting.method:  # a method's own "without" or "no" denies nothing: the part is read without methods' words
+            if _NEGATED_ITEM.search(text, max(part[0], match.start() - 100), match.start()):
+                continue  # "without CUDA graphs or --noDataTransfers": the "without" holds both, the flag not used
+            if part not in unread:
+                unread[part] = _method_unread(*_method_probe(text, part), in_title)
         elif part not in unread:  # a clause that says how a run was measured states something of the runs too
             unread[part] = _unread(said, in_title) and not (
                 MEASURED_WORDS.search(said) and not ELSEWHERE.search(said) and not states_no_result(said, hypothetical=True))
@@ -350,6 +350,20 @@ def _setting_hint(setting, in_title: bool) -> str:
                 f"result comes from, or leave it out")
     return (f"name the {setting.word} the records were measured at, or measure that {setting.word}" if in_title
             else f"measure that {setting.word}, cite where the result comes from, or leave it out")
+
+
+def _method_probe(text: str, part: tuple[int, int]) -> tuple[str, str]:
+    """``(the part of text at part without any timing method's words, those words)``: "The A10G was timed with CUDA
+    graphs and without data transfers" denies neither (an attack, session 27: the transfers' "without" denied the
+    graphs, and each method named was read against all the part's words again, seconds a long clause)."""
+    kept, words, at = [], [], part[0]
+    for match in sorted((*CUDA_GRAPHS.finditer(text, *part), *DATA_TRANSFERS.finditer(text, *part)),
+                        key=lambda match: match.start()):
+        if match.start() >= at:  # "--noDataTransfers" is one method's words
+            kept.append(text[at:match.start()])
+            words.append(match.group(0))
+            at = match.end()
+    return " ".join([*kept, text[at:part[1]]]), " ".join(words)
 
 
 def _method_unread(probe: str, method: str, in_title: bool) -> bool:
@@ -431,6 +445,8 @@ _EVERY = lazy_compile(r"\b(?:all|every|each|both)\b", re.IGNORECASE)
 _METHOD_VERBS = lazy_compile(r"\b(?:measured|timed|benchmarked|profiled|ran|use[sd]?|captured|replayed|enabled|"
                              r"disabled|skip(?:s|ped)?|omit(?:s|ted)?|(?:is|are|was|were|be|been)\s+run)\b",
                              re.IGNORECASE)
+# the words before a method that a denial's "or" or "nor" joins to one before it ("without CUDA graphs or ")
+_NEGATED_ITEM = lazy_compile(r"\b(?:without|no|not|never)\b[^,;:.]*\b(?:or|nor)\s+$", re.IGNORECASE)
 # a condition: a method named in one says how no run was timed ("if the A10G used CUDA graphs, ...")
 _CONDITION = lazy_compile(r"\b(?:if|unless)\b", re.IGNORECASE)
 
@@ -525,21 +541,41 @@ def conjunct_bounds(text: str, bounds: tuple[int, int], start: int) -> tuple[int
     tried, and on the H100 fp16 takes 0.08 ms" passed, the whole sentence read as a denial. Not cut: a conjunction
     inside a quotation, or after a list's item ("the V100, the P100, and the K80 are 3x slower": one subject; an
     attack, session 27, found the first two unreported)."""
-    begin, end = bounds
+    cuts = _cuts(text, *bounds)
+    at = bisect_left(cuts, (start,))  # the first cut at or after start
+    before = at
+    while before and cuts[before - 1][1] > start:
+        before -= 1  # a cut whose words hold start (a name is never one of them): neither bound
+    return (cuts[before - 1][1] if before else bounds[0]), (cuts[at][0] if at < len(cuts) else bounds[1])
+
+
+@lru_cache(maxsize=64)
+def _cites(text: str, begin: int, end: int) -> bool:
+    """Whether the clause ``text[begin:end]`` cites a source (:data:`~studygen.lint.unstated.SOURCE_RE`), read once
+    a clause, not once a name or setting of it."""
+    return SOURCE_RE.search(text, begin, end) is not None
+
+
+@lru_cache(maxsize=64)
+def _cuts(text: str, begin: int, end: int) -> list[tuple[int, int]]:
+    """``(start, end)`` of each conjunction that cuts the clause ``text[begin:end]`` (:func:`conjunct_bounds`),
+    ascending: found once a clause, where each name of a clause holding thousands of parts read it again."""
+    cuts: list[tuple[int, int]] = []
+    straight = opened = closed = 0  # quotation marks before the conjunction, counted as the clause is read
+    seen, part = begin, begin
     for match in _CONJUNCTION.finditer(text, begin, end):
-        if _inside_quotation(text[bounds[0]:match.start()]) or _LIST_ITEM.search(text, begin, match.start()):
-            continue  # a quoted passage is one statement, and "the H100, the H200, and the B200 are ..." one subject
-        if match.end() <= start:
-            begin = match.end()
-        elif match.start() >= start:
-            return begin, match.start()
-    return begin, end
-
-
-def _inside_quotation(before: str) -> bool:
-    """Whether a quotation opened in ``before`` (a clause up to some offset) is still open there: an odd count of
-    straight double quotes, or more opening curly ones than closing."""
-    return before.count('"') % 2 == 1 or before.count("\u201c") > before.count("\u201d")
+        between = text[seen:match.start()]
+        straight, opened, closed = (straight + between.count('"'), opened + between.count("\u201c"),
+                                    closed + between.count("\u201d"))
+        seen = match.start()
+        if straight % 2 or opened > closed:
+            continue  # inside a quotation: a quoted passage is one statement
+        comma = text.rfind(",", part, match.start())
+        if comma >= 0 and _LIST_ITEM.match(text, comma, match.start()):
+            continue  # after a list's item: "the H100, the H200, and the B200 are ..." is one subject
+        cuts.append((match.start(), match.end()))
+        part = match.end()
+    return cuts
 
 
 @lru_cache(maxsize=8)

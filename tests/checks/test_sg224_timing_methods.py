@@ -172,3 +172,13 @@ def test_a_method_before_its_verb_is_read(tmp_path, sentence, message):
 def test_a_method_before_its_verb_true_of_its_runs_is_silent(tmp_path):
     assert _warnings(tmp_path, "On the L4, CUDA graphs were used and data transfers were skipped.") == []
     assert _warnings(tmp_path, "For the A10G, CUDA graphs were disabled.") == []
+
+
+def test_one_methods_denial_word_denies_no_other_method(tmp_path):
+    # the transfers' "without" denied the graphs (one warning of two); a denial's "or" joins a flag to it
+    assert _warnings(tmp_path, "The A10G was timed with CUDA graphs and without data transfers.") == [
+        "/decision/summary states a result with CUDA graphs on for the A10G, which none of its records measured "
+        "(CUDA graph settings measured for the A10G: off)",
+        "/decision/summary states a result with data transfers off for the A10G, which none of its records measured "
+        "(data transfer settings measured for the A10G: on)"]
+    assert _warnings(tmp_path, "The A10G was timed the plain way, without CUDA graphs or --noDataTransfers.") == []
