@@ -68,6 +68,9 @@ A batch ("at batch 8", "batch size 16") is read per clause
 measured at it, in a clause stating a result or saying how a run was
 measured ("was measured at batch 1"); a shape ("512 x 512") the same way.
 An AP or a plan size states a result as a time does (:func:`states_result`).
+Each is read in its part of the clause (:func:`conjunct_bounds`), a part
+naming no run being about those its clause names ("fp16 takes 0.9 ms, and
+it was measured at batch 4").
 
 A timing method (CUDA graphs, data transfers; on or off: :data:`CUDA_GRAPHS`,
 :data:`DATA_TRANSFERS`) is read as a batch is, where its clause says how a run
@@ -77,7 +80,10 @@ latency results of the runs the clause names (results stating no method say
 nothing). A clause about every run ("All runs were timed with CUDA graphs")
 holds only where each of them was. Case (a new user's trial, session 25):
 that sentence passed a study five of whose seven records say
-``cuda_graph: false``.
+``cuda_graph: false``. The method's own verb says how the runs were done
+("All runs used CUDA graphs", "skipped host copies"); a supposition or a
+condition ("Had the A10G been timed with CUDA graphs, it would ...") says
+how none was (an attack, session 27: the first passed, the second warned).
 """
 
 from __future__ import annotations
@@ -129,6 +135,9 @@ RESULT_WORDS = lazy_compile(
     re.IGNORECASE)
 # Where a comma joins two statements of one clause (conjunct_bounds)
 _CONJUNCTION = lazy_compile(r",\s+(?:and|but|while|whereas|yet)\s+", re.IGNORECASE)
+# The item of a list that a conjunction ends ("the H100, the H200, and the B200"): a comma, then up to four words
+# not beginning "and" or "or" (which end a list already: "bf16, fp32, or fp8, and ...") before the conjunction
+_LIST_ITEM = lazy_compile(r",\s+(?!(?:and|or)\b)[^\s,;:]+(?:\s+[^\s,;:]+){0,3}\s*$", re.IGNORECASE)
 # Where a clause ends inside a sentence: a colon before a space ("Not shipped: on the A100 ..."), not one in "10:30"
 _CLAUSE_END = re.compile(r":(?=\s)")
 
@@ -215,7 +224,9 @@ def check(context) -> list[Finding]:
             part = conjunct_bounds(text, bounds, start)
             if part not in unread:
                 # other prose: a result stated, and not as expected, planned, cited or asked (a supposition is a claim)
-                unread[part] = _unread(text[part[0]:part[1]], in_title)
+                # a source cited anywhere in the clause is the source of each part ("According to NVIDIA, the H100 is
+                # 3x faster, and the B200 5x"): a part is read alone for its own denials, plans and questions
+                unread[part] = _unread(text[part[0]:part[1]], in_title) or part != bounds and _cites(text, *bounds)
             if unread[part] or (bounds, named.lower()) in reported:
                 continue
             reported.add((bounds, named.lower()))
@@ -274,28 +285,37 @@ def _setting_findings(study, path: tuple, text: str, readme: str | None, printed
                                       if row.value is not None and (value := setting.of(row)) is not None}
     settings = row_settings[setting.word]
     rows = list(settings)
-    found, in_title, unread = [], path == ("title",), {}
+    found, in_title, unread, reported = [], path == ("title",), {}, set()
     for match in setting.pattern.finditer(text) if rows else ():
         value, bounds = setting.read(match), clause_bounds(text, match.start())
-        said = text[bounds[0]:bounds[1]]
-        if setting.method:  # its own "without" or "no" denies nothing: the clause is read without the method's words
-            if _method_unread(text[bounds[0]:match.start()] + " " + text[match.end():bounds[1]], in_title):
-                continue
-        elif bounds not in unread:  # a clause that says how a run was measured states something of the runs too
-            unread[bounds] = _unread(said, in_title) and not (
-                MEASURED_WORDS.search(said) and not ELSEWHERE.search(said) and not SOURCE_RE.search(said)
-                and not states_no_result(said, hypothetical=True))
-        if unread.get(bounds):
+        # the part of the clause naming it (conjunct_bounds): a denial in the other part says nothing of it
+        part = conjunct_bounds(text, bounds, match.start())
+        said = text[part[0]:part[1]]
+        if _cites(text, *bounds):
+            continue  # a source cited in the clause is cited in each part
+        if setting.method:  # a method's own "without" or "no" denies nothing: the part is read without methods' words
+            if _NEGATED_ITEM.search(text, max(part[0], match.start() - 100), match.start()):
+                continue  # "without CUDA graphs or --noDataTransfers": the "without" holds both, the flag not used
+            if part not in unread:
+                unread[part] = _method_unread(*_method_probe(text, part), in_title)
+        elif part not in unread:  # a clause that says how a run was measured states something of the runs too
+            unread[part] = _unread(said, in_title) and not (
+                MEASURED_WORDS.search(said) and not ELSEWHERE.search(said) and not states_no_result(said, hypothetical=True))
+        if unread.get(part):
             continue
         # a method is said of the runs a comparison compares, not of those it is compared with ("... faster than the
-        # A10G run")
-        reference = _REFERENCE.search(said) if setting.method else None
-        subject, about = rows_named(study, rows, said[:reference.start()] if reference else said)
+        # A10G run"); a part naming no run is said of those its clause names ("fp16 takes 0.9 ms, and it was timed ...")
+        subject, about = _rows_said(study, rows, said, setting.method)
+        if not subject and part != bounds:
+            subject, about = _rows_said(study, rows, text[bounds[0]:bounds[1]], setting.method)
         # "All runs were timed with CUDA graphs": a method said of every run named holds only where each has it
-        every = setting.method and _EVERY.search(text, bounds[0], match.start()) and not states_result(said)
+        every = setting.method and _EVERY.search(text, part[0], match.start()) and not states_result(said)
         if not about or (all if every else any)(settings[row] == value for row in about):
             continue
         shown = setting.shown(value)
+        if (bounds, shown) in reported:
+            continue  # "with data transfers, host-to-device copies included": one setting said twice, one finding
+        reported.add((bounds, shown))
         mark = match.group(0) if setting.method else value  # a method as written: the README prints it or not
         if readme is not None and printed.setdefault(mark if setting.method else shown,
                                                      setting.printed(mark, readme)) is False:
@@ -318,6 +338,12 @@ def _setting_findings(study, path: tuple, text: str, readme: str | None, printed
     return found
 
 
+def _rows_said(study, rows: list, said: str, method: bool) -> tuple[str, list]:
+    """:func:`rows_named` of ``said``; for a ``method``, of ``said`` up to a comparison's reference."""
+    reference = _REFERENCE.search(said) if method else None
+    return rows_named(study, rows, said[:reference.start()] if reference else said)
+
+
 def _setting_hint(setting, in_title: bool) -> str:
     if setting.method:
         return (f"state the {setting.word} the records were timed with, or time the runs that way, cite where the "
@@ -326,14 +352,30 @@ def _setting_hint(setting, in_title: bool) -> str:
             else f"measure that {setting.word}, cite where the result comes from, or leave it out")
 
 
-def _method_unread(probe: str, in_title: bool) -> bool:
-    """Whether a clause naming a timing method (``probe``: the clause without the method's own words) states
-    nothing of this study's runs: it denies, defers, cites or asks (as :func:`_unread` reads a clause), or,
-    outside the title, does not say how a run was done (:data:`_METHOD_VERBS`: "timed", "uses")."""
-    if ELSEWHERE.search(probe) or SOURCE_RE.search(probe) or states_no_result(probe, hypothetical=True):
+def _method_probe(text: str, part: tuple[int, int]) -> tuple[str, str]:
+    """``(the part of text at part without any timing method's words, those words)``: "The A10G was timed with CUDA
+    graphs and without data transfers" denies neither (an attack, session 27: the transfers' "without" denied the
+    graphs, and each method named was read against all the part's words again, seconds a long clause)."""
+    kept, words, at = [], [], part[0]
+    for match in sorted((*CUDA_GRAPHS.finditer(text, *part), *DATA_TRANSFERS.finditer(text, *part)),
+                        key=lambda match: match.start()):
+        if match.start() >= at:  # "--noDataTransfers" is one method's words
+            kept.append(text[at:match.start()])
+            words.append(match.group(0))
+            at = match.end()
+    return " ".join([*kept, text[at:part[1]]]), " ".join(words)
+
+
+def _method_unread(probe: str, method: str, in_title: bool) -> bool:
+    """Whether a clause naming a timing method (``probe``: the clause without ``method``, the method's own words)
+    states nothing of this study's runs: it denies, defers, cites or asks (as :func:`_unread` reads a clause),
+    supposes or sets a condition ("Had the A10G been timed with CUDA graphs, it would ...", "if it used ...": a run
+    timed otherwise, or none), or, outside the title, does not say how a run was done (:data:`_METHOD_VERBS`:
+    "timed", "uses"; the method's own verb counts: "All runs used CUDA graphs", "excluded data transfers")."""
+    if ELSEWHERE.search(probe) or SOURCE_RE.search(probe) or states_no_result(probe) or _CONDITION.search(probe):
         return True
     # a result alone is not enough: in "runs with CUDA graphs are faster than the A10G's" the method picks runs
-    return not (in_title or _METHOD_VERBS.search(probe))
+    return not (in_title or _METHOD_VERBS.search(probe) or _METHOD_VERBS.search(method))
 
 
 class _Setting(NamedTuple):
@@ -374,26 +416,39 @@ _SHAPE_SETTING = _Setting(
 # "without CUDA graphs") and data transfers ("--noDataTransfers", "excluding host-to-device copies", "with data
 # transfers"); each held to the records' method (TensorRT's and collect run's flags of one name). Case (session 25's
 # trial, left then): "all runs timed with CUDA graphs" passed a study whose every record says cuda_graph false.
-_GRAPHS = r"CUDA[\s-]?graphs?"
+_GRAPHS = r"(?:CUDA[\s-]?graphs?|graph[\s-]replays?)"  # "graph replay": PyTorch's word for a CUDA graph run
+# "with CUDA graphs disabled", "with data transfers omitted": the word after the method turns it off
+# "CUDA graphs were used", "data transfers were skipped": the method before its verb (not "excluded" or "included",
+# which say what a time holds)
+_BE = r"(?:(?:is|are|was|were|been)\s+)?"
+_NOT_OFF = r"(?!\s+(?:off|disabled|excluded|skipped|omitted)\b)"
 CUDA_GRAPHS = lazy_compile(
-    rf"(?P<off>\b(?:without|no)\s+(?:a\s+|the\s+)?{_GRAPHS}\b|\b{_GRAPHS}\s+(?:off|disabled)\b)"
-    rf"|(?P<on>\b(?:with|using|uses?|used|under|via|through)\s+(?:a\s+|the\s+)?{_GRAPHS}\b"
-    rf"|\b{_GRAPHS}\s+(?:on|enabled)\b"
+    rf"(?P<off>\b(?:without|no)\s+(?:a\s+|the\s+)?{_GRAPHS}\b|\b{_GRAPHS}\s+{_BE}(?:off|disabled)\b)"
+    rf"|(?P<on>\b(?:with|using|uses?|used|under|via|through)\s+(?:a\s+|the\s+)?{_GRAPHS}\b{_NOT_OFF}"
+    rf"|\b{_GRAPHS}\s+{_BE}(?:on|enabled|used)\b"
     r"|--useCudaGraph\b)", re.IGNORECASE)
+# not "the latency includes / excludes H2D copies": a GPU compute time excludes them whatever trtexec's flag, so the
+# verb says what a figure holds, not how the run was done
 _TRANSFERS = r"(?:data|host|host[\s-]?to[\s-]?device|H2D(?:\s?/\s?D2H)?|PCIe)\s+(?:transfers?|copies)"
 DATA_TRANSFERS = lazy_compile(
-    rf"(?P<off>--noDataTransfers\b|\b(?:without|no|excluding|skip(?:s|ped|ping)?)\s+(?:the\s+|any\s+)?{_TRANSFERS}\b"
-    r"|\bdata\s+transfers?\s+(?:off|disabled|excluded)\b)"
-    rf"|(?P<on>\b(?:with|including)\s+(?:the\s+)?{_TRANSFERS}\b|\bdata\s+transfers?\s+(?:on|enabled|included)\b)",
+    rf"(?P<off>--noDataTransfers\b|\b(?:without|no|excluding|skip(?:s|ped|ping)?|omit(?:s|ted|ting)?)\s+"
+    rf"(?:the\s+|any\s+)?{_TRANSFERS}\b|\b{_TRANSFERS}\s+(?:excluded|{_BE}(?:off|disabled|skipped|omitted))\b)"
+    rf"|(?P<on>\b(?:with|including)\s+(?:the\s+)?{_TRANSFERS}\b{_NOT_OFF}"
+    rf"|\b{_TRANSFERS}\s+(?:included|{_BE}(?:on|enabled))\b)",
     re.IGNORECASE)
 # where a comparison's reference begins ("faster than the A10G run", "against fp32")
 _REFERENCE = lazy_compile(r"\b(?:than|against|vs\.?|versus|compared)\b", re.IGNORECASE)
-# a clause about every run ("All runs were timed with ...", "each latency uses ...")
-_EVERY = lazy_compile(r"\b(?:all|every|each)\b", re.IGNORECASE)
+# a clause about every run ("All runs were timed with ...", "each latency uses ...", "Both GPUs used ...")
+_EVERY = lazy_compile(r"\b(?:all|every|each|both)\b", re.IGNORECASE)
 # a verb that says how a run was done, beside a method named ("fp16 was timed with", "fp16 uses CUDA graphs"); not
 # MEASURED_WORDS' "run", which as a noun is the subject of a comparison ("runs with CUDA graphs are faster")
 _METHOD_VERBS = lazy_compile(r"\b(?:measured|timed|benchmarked|profiled|ran|use[sd]?|captured|replayed|enabled|"
-                             r"disabled)\b", re.IGNORECASE)
+                             r"disabled|skip(?:s|ped)?|omit(?:s|ted)?|(?:is|are|was|were|be|been)\s+run)\b",
+                             re.IGNORECASE)
+# the words before a method that a denial's "or" or "nor" joins to one before it ("without CUDA graphs or ")
+_NEGATED_ITEM = lazy_compile(r"\b(?:without|no|not|never)\b[^,;:.]*\b(?:or|nor)\s+$", re.IGNORECASE)
+# a condition: a method named in one says how no run was timed ("if the A10G used CUDA graphs, ...")
+_CONDITION = lazy_compile(r"\b(?:if|unless)\b", re.IGNORECASE)
 
 
 def _method_flag(name: str) -> Callable:
@@ -483,14 +538,44 @@ def conjunct_bounds(text: str, bounds: tuple[int, int], start: int) -> tuple[int
     """``(begin, end)`` of the part of the clause at ``bounds`` in ``text`` that holds offset ``start``, the clause
     cut where a comma joins another statement (", and", ", but", ", while", ", whereas", ", yet"): a denial or a plan
     in one part says nothing of the other. Case (a new user's trial, session 26, left then): "The fp8 build was not
-    tried, and on the H100 fp16 takes 0.08 ms" passed, the whole sentence read as a denial."""
-    begin, end = bounds
+    tried, and on the H100 fp16 takes 0.08 ms" passed, the whole sentence read as a denial. Not cut: a conjunction
+    inside a quotation, or after a list's item ("the V100, the P100, and the K80 are 3x slower": one subject; an
+    attack, session 27, found the first two unreported)."""
+    cuts = _cuts(text, *bounds)
+    at = bisect_left(cuts, (start,))  # the first cut at or after start
+    before = at
+    while before and cuts[before - 1][1] > start:
+        before -= 1  # a cut whose words hold start (a name is never one of them): neither bound
+    return (cuts[before - 1][1] if before else bounds[0]), (cuts[at][0] if at < len(cuts) else bounds[1])
+
+
+@lru_cache(maxsize=64)
+def _cites(text: str, begin: int, end: int) -> bool:
+    """Whether the clause ``text[begin:end]`` cites a source (:data:`~studygen.lint.unstated.SOURCE_RE`), read once
+    a clause, not once a name or setting of it."""
+    return SOURCE_RE.search(text, begin, end) is not None
+
+
+@lru_cache(maxsize=64)
+def _cuts(text: str, begin: int, end: int) -> list[tuple[int, int]]:
+    """``(start, end)`` of each conjunction that cuts the clause ``text[begin:end]`` (:func:`conjunct_bounds`),
+    ascending: found once a clause, where each name of a clause holding thousands of parts read it again."""
+    cuts: list[tuple[int, int]] = []
+    straight = opened = closed = 0  # quotation marks before the conjunction, counted as the clause is read
+    seen, part = begin, begin
     for match in _CONJUNCTION.finditer(text, begin, end):
-        if match.end() <= start:
-            begin = match.end()
-        elif match.start() >= start:
-            return begin, match.start()
-    return begin, end
+        between = text[seen:match.start()]
+        straight, opened, closed = (straight + between.count('"'), opened + between.count("\u201c"),
+                                    closed + between.count("\u201d"))
+        seen = match.start()
+        if straight % 2 or opened > closed:
+            continue  # inside a quotation: a quoted passage is one statement
+        comma = text.rfind(",", part, match.start())
+        if comma >= 0 and _LIST_ITEM.match(text, comma, match.start()):
+            continue  # after a list's item: "the H100, the H200, and the B200 are ..." is one subject
+        cuts.append((match.start(), match.end()))
+        part = match.end()
+    return cuts
 
 
 @lru_cache(maxsize=8)

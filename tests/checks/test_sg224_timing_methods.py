@@ -77,3 +77,108 @@ def test_records_that_state_no_method_say_nothing_of_one(tmp_path):
     # a result without a cuda_graph flag (a log that did not print it) cannot contradict the sentence
     records = [record("l4-fp16", [latency("fp16", 0.6127)], collected_provenance("NVIDIA L4"))]
     assert _warnings(tmp_path, "All runs were timed with CUDA graphs.", records) == []
+
+
+@pytest.mark.parametrize(("sentence", "message"), [
+    # the verb that says how the runs were timed is the method's own word (an attack, session 27: all three passed)
+    ("Every run used CUDA graphs.",
+     "/decision/summary says every run was timed with CUDA graphs on, which 1 of its 3 records were not "
+     "(CUDA graph settings measured: off, on)"),
+    ("All runs skipped host-to-device copies.",
+     "/decision/summary says every run was timed with data transfers off, which 1 of its 3 records were not "
+     "(data transfer settings measured: off, on)"),
+    ("On the A10G the engine ran with data transfers omitted.",
+     "/decision/summary states a result with data transfers off for the A10G, which none of its records measured "
+     "(data transfer settings measured for the A10G: on)"),
+    # "with ... disabled" turns the method off (the "with" alone read it on: a false warning, the true case silent)
+    ("The L4 engines were timed with CUDA graphs disabled.",
+     "/decision/summary states a result with CUDA graphs off for the L4, which none of its records measured "
+     "(CUDA graph settings measured for the L4: on)"),
+])
+def test_a_method_whose_own_word_is_the_verb_is_read(tmp_path, sentence, message):
+    assert _warnings(tmp_path, sentence) == [message]
+
+
+@pytest.mark.parametrize("sentence", [
+    # a supposition or a condition says how no run was timed (both were warned: a supposition read as a claim)
+    "Had the A10G been timed with CUDA graphs, it would have been faster.",
+    "If the A10G were timed with CUDA graphs, its launch gaps would close.",
+    "If the A10G is timed with CUDA graphs, launch overhead drops.",
+])
+def test_a_method_supposed_or_set_as_a_condition_is_silent(tmp_path, sentence):
+    assert _warnings(tmp_path, sentence) == []
+
+
+def test_a_method_turned_off_after_its_with_is_read_off(tmp_path):
+    assert _warnings(tmp_path, "The A10G engine was timed with CUDA graphs disabled.") == []
+
+
+@pytest.mark.parametrize(("sentence", "message"), [
+    # a denial in the other part of the clause says nothing of the part naming the method (it was read whole)
+    ("The int8 build was never tried, and the A10G was timed with CUDA graphs.",
+     "/decision/summary states a result with CUDA graphs on for the A10G, which none of its records measured "
+     "(CUDA graph settings measured for the A10G: off)"),
+    # the part naming the A10G says the method; the L4 of the other part has it (any run of the two named held it)
+    ("The A10G engine used CUDA graphs, and so did the L4 engines.",
+     "/decision/summary states a result with CUDA graphs on for the A10G, which none of its records measured "
+     "(CUDA graph settings measured for the A10G: off)"),
+    # a part naming no run is said of those its clause names
+    ("The A10G fp16 latency is 0.8811 ms, and it was measured without data transfers.",
+     "/decision/summary states a result with data transfers off for the A10G, fp16, which none of its records "
+     "measured (data transfer settings measured for the A10G, fp16: on)"),
+    # "both" speaks of every run it names; "graph replay" is PyTorch's word for a CUDA graph run
+    ("Both cards were timed with CUDA graphs.",
+     "/decision/summary says every run was timed with CUDA graphs on, which 1 of its 3 records were not "
+     "(CUDA graph settings measured: off, on)"),
+    ("The A10G latency was timed via graph replay over 200 iterations.",
+     "/decision/summary states a result with CUDA graphs on for the A10G, which none of its records measured "
+     "(CUDA graph settings measured for the A10G: off)"),
+])
+def test_a_method_is_read_in_its_part_of_the_clause(tmp_path, sentence, message):
+    assert _warnings(tmp_path, sentence) == [message]
+
+
+@pytest.mark.parametrize("sentence", [
+    "The L4 engines used CUDA graphs, but the A10G engine was timed without them.",
+    "We never tried int8, and both L4 runs used graph replay.",
+    "According to the vendor, graph replay halves launch cost, and the A10G would gain most with CUDA graphs.",
+])
+def test_a_method_true_of_its_part_is_silent(tmp_path, sentence):
+    assert _warnings(tmp_path, sentence) == []
+
+
+def test_what_a_time_includes_or_excludes_is_no_method(tmp_path):
+    # a GPU compute time excludes the copies whatever trtexec's flag: the A10G's, timed with transfers, does too
+    assert _warnings(tmp_path, "Every GPU compute time excludes host-to-device copies.") == []
+    assert _warnings(tmp_path, "The A10G compute time excludes H2D copies.") == []
+
+
+@pytest.mark.parametrize(("sentence", "message"), [
+    # the method before its verb, and "was run with" (an attack, session 27: all three passed)
+    ("On the A10G, CUDA graphs were used for the timed loop.",
+     "/decision/summary states a result with CUDA graphs on for the A10G, which none of its records measured "
+     "(CUDA graph settings measured for the A10G: off)"),
+    ("For the A10G engine, data transfers were skipped.",
+     "/decision/summary states a result with data transfers off for the A10G, which none of its records measured "
+     "(data transfer settings measured for the A10G: on)"),
+    ("Every engine was run with `--noDataTransfers`.",
+     "/decision/summary says every run was timed with data transfers off, which 1 of its 3 records were not "
+     "(data transfer settings measured: off, on)"),
+])
+def test_a_method_before_its_verb_is_read(tmp_path, sentence, message):
+    assert _warnings(tmp_path, sentence) == [message]
+
+
+def test_a_method_before_its_verb_true_of_its_runs_is_silent(tmp_path):
+    assert _warnings(tmp_path, "On the L4, CUDA graphs were used and data transfers were skipped.") == []
+    assert _warnings(tmp_path, "For the A10G, CUDA graphs were disabled.") == []
+
+
+def test_one_methods_denial_word_denies_no_other_method(tmp_path):
+    # the transfers' "without" denied the graphs (one warning of two); a denial's "or" joins a flag to it
+    assert _warnings(tmp_path, "The A10G was timed with CUDA graphs and without data transfers.") == [
+        "/decision/summary states a result with CUDA graphs on for the A10G, which none of its records measured "
+        "(CUDA graph settings measured for the A10G: off)",
+        "/decision/summary states a result with data transfers off for the A10G, which none of its records measured "
+        "(data transfer settings measured for the A10G: on)"]
+    assert _warnings(tmp_path, "The A10G was timed the plain way, without CUDA graphs or --noDataTransfers.") == []
