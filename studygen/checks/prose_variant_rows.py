@@ -34,7 +34,7 @@ sentence is enough).
 
 Each side is the variant's latency rows with a figure, restricted to what
 the sentence names among what the rows state: a GPU model (as SG224 reads
-one: :data:`~studygen.checks.sg224_unmeasured_gpu.GPU_MODEL`), a shape
+one: :data:`~studygen.checks.prose_clauses.GPU_MODEL`), a shape
 ("28x28") or a batch ("batch 4"). A GPU, shape or batch that no row states
 restricts nothing.
 """
@@ -50,7 +50,7 @@ from ..lint.unstated import states_no_result
 from ..lint.variant_pairs import CLAUSE_END_RE, TIME, kinds_named
 from ..patterns import lazy_compile
 from ..records.kinds import Kind
-from .sg224_unmeasured_gpu import GPU_MODEL, is_measured, model_key
+from .prose_clauses import GPU_MODEL, is_measured, model_key
 
 # a comparative of speed, maybe with its ratio or percentage before it ("1.3x faster", "12 % slower")
 _SPEED = lazy_compile(r"(?:(?<![\w.])\d+(?:\.\d+)?\s?[x×%]\s+)?\b(?:faster|slower|quicker|speed-?ups?|slow-?downs?)\b",

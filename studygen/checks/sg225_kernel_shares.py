@@ -15,7 +15,7 @@ It is about:
   rows as whole words, any case; the nearest before the percentage, else the
   nearest after it): a sentence naming none is not read;
 - the profiles of the runs the sentence names (their GPU model, variant or
-  precision, as SG224 reads a clause: :func:`~.sg224_unmeasured_gpu.rows_named`,
+  precision, as SG224 reads a clause: :func:`~.prose_clauses.rows_named`,
   or their job id), every kernel-time profile where it names none; only those
   that have the named group.
 
@@ -32,7 +32,7 @@ lies within one unit of its last printed digit; after a bound (:data:`_AT_LEAST`
 :data:`_AT_MOST`: "over", "more than", "under", "less than") when one lies on
 its side. A percentage no profile gives is an SG225 error at its line, naming
 each profile's share. A clause that denies, defers, cites or supposes
-(as SG224 reads it: :func:`~.sg224_unmeasured_gpu.unread_clause`), and a
+(as SG224 reads it: :func:`~.prose_clauses.unread_clause`), and a
 percentage the README does not print, are not read.
 
 A multiple of one group's time between two runs, written without their
@@ -90,7 +90,7 @@ from ..study.placeholders import claim_strings, prose_strings
 from .prose_figures import decimals_of, matches, printed_as, sentence_bounds
 from .sg222_misquoted_figures import names_in
 from ..records.profile_spread import kernel_span
-from .sg224_unmeasured_gpu import GPU_MODEL, clause_bounds, is_measured, model_key, model_words, rows_named, unread_clause
+from .prose_clauses import GPU_MODEL, clause_bounds, is_measured, model_key, model_words, rows_named, unread_clause
 
 CODE = "SG225"
 # a percentage and the "of" after it: group 1 the figure, group 2 the words that may bound it before
@@ -245,14 +245,14 @@ def _read_strings(spec):
     """The study file's claims (:func:`~studygen.study.placeholders.claim_strings`) and its explanations' text:
     an explanation is printed under Known gaps, and a share or multiple it gives of the study's own profiles
     ("GEMMs take 12% of the MI300X step's kernel time", 1.8 % in a trial's profile) is a claim like any other;
-    one it cites from elsewhere is a clause :func:`~.sg224_unmeasured_gpu.unread_clause` leaves unread."""
+    one it cites from elsewhere is a clause :func:`~.prose_clauses.unread_clause` leaves unread."""
     yield from claim_strings(spec)
     yield from ((path, text) for path, text in prose_strings(spec) if path[0] == "explanations")
 
 
 def _profiles_named(study, profiles: list, sentence: str) -> tuple[bool, list]:
     """``(named, profiles)``: the ``profiles`` of the runs ``sentence`` names, by job id, else by GPU model,
-    variant or precision (:func:`~.sg224_unmeasured_gpu.rows_named`), ``named`` True; all of them, ``named``
+    variant or precision (:func:`~.prose_clauses.rows_named`), ``named`` True; all of them, ``named``
     False, where it names none."""
     by_job = [p for p in profiles if names_in(sentence, {p[0].job_id.lower()})]
     if by_job:

@@ -1,5 +1,5 @@
 """SG224's cut of a clause at ", and", ", but", ", while", ", whereas", ", yet"
-(:func:`~studygen.checks.sg224_unmeasured_gpu.conjunct_bounds`) where the
+(:func:`~studygen.checks.prose_clauses.conjunct_bounds`) where the
 joined parts are not two statements: the last item of a list ("the V100, the
 P100, and the K80 are ..."), a quoted passage, and a clause that cites a
 source for all it says. Cases (an attack, session 27): the list's first two

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from studygen.checks import CheckContext, sg224_unmeasured_gpu
+from studygen.checks import CheckContext, prose_clauses, sg224_unmeasured_gpu
 from studygen.findings import WARNING
 
 from .studies import collected_provenance, kernel_time, latency, load, record, spec
@@ -338,21 +338,21 @@ def test_shapes_measured_denied_or_without_a_result_pass(tmp_path):
 
 
 def test_an_ap_or_plan_size_states_a_result_a_gpu_memory_does_not(tmp_path):
-    assert sg224_unmeasured_gpu.states_result("The fp8 run reaches AP 0.5806")
-    assert sg224_unmeasured_gpu.states_result("its engine is 24.38 MiB")
-    assert sg224_unmeasured_gpu.states_result("bf16 loses 0.75 AP points")
-    assert not sg224_unmeasured_gpu.states_result("the fleet has H200 141GB cards")
+    assert prose_clauses.states_result("The fp8 run reaches AP 0.5806")
+    assert prose_clauses.states_result("its engine is 24.38 MiB")
+    assert prose_clauses.states_result("bf16 loses 0.75 AP points")
+    assert not prose_clauses.states_result("the fleet has H200 141GB cards")
     found = findings(tmp_path, summary="The fp8 run reaches AP 0.5806.")
     assert [f.key for f in found] == ["/decision/summary fp8"]
 
 
 def test_a_shapes_x_is_no_ratio(tmp_path):
     # "1333 x 800" stated no result before: it was read as a ratio of 1333, so a GPU beside it was reported
-    assert not sg224_unmeasured_gpu.states_result("inputs resized to 1333 x 800 on the A100")
-    assert sg224_unmeasured_gpu.states_result("the A100 is 1.4x the H100")
+    assert not prose_clauses.states_result("inputs resized to 1333 x 800 on the A100")
+    assert prose_clauses.states_result("the A100 is 1.4x the H100")
     assert findings(tmp_path, summary="On the A100 inputs are resized to 1333 x 800.") == []
     # a share is a result too: the shape beside it is read (it was, before, only by its x read as a ratio)
-    assert sg224_unmeasured_gpu.states_result("the 512 x 512 trace spends 64% of its kernel time in GEMMs")
+    assert prose_clauses.states_result("the 512 x 512 trace spends 64% of its kernel time in GEMMs")
     assert [f.key for f in shape_findings(tmp_path / "share", "The 512 x 512 H100 run spends 64% in GEMMs.")] == [
         "/decision/summary 512 x 512"]
 
