@@ -37,11 +37,12 @@ from ..patterns import lazy_compile
 from .document import Document, Sentence, Table
 from .header_names import prose_words
 from .table_joins import Name, naming_words
-from .text import CLAUSE_REACH
+from .text import CLAUSE_REACH, normalize
 
 _MEMO_KEY, _SIZES_KEY = "heading_scope", "heading_scope_sizes"
 _CLAUSE_BREAKS = ",;()"  # as :func:`~.prose_rows.figure_clause` breaks clauses
 _CLAUSE_BREAK_RE = lazy_compile("[" + re.escape(_CLAUSE_BREAKS) + "]")
+_SCREEN_WORDS = 32  # the most first words of names a sentence is screened for before its words are read
 _LEAST_NAMES = 2  # tables under one heading name only: a heading tells no table from another
 
 
@@ -97,6 +98,18 @@ def _occurrences(words: tuple[tuple[int, int, str], ...], index: dict[Name, list
     return found
 
 
+def _first_word_screen(firsts: frozenset[str]) -> re.Pattern | None:
+    """A pattern that finds, in a sentence's normalised text, what every word
+    opening a name holds: each first word (a stem, :func:`~.text.stem`) less a
+    closing "y" (a word stems to it from itself, less a plural "s", or from
+    "ies") is the start of the word it was read from. None for more than
+    :data:`_SCREEN_WORDS` first words (each alternative is tried at each place)."""
+    if len(firsts) > _SCREEN_WORDS:
+        return None
+    cores = sorted({word[:-1] if word.endswith("y") else word for word in firsts}, key=len, reverse=True)
+    return re.compile("|".join(map(re.escape, cores)))
+
+
 def _named_within(occurrences: list[tuple[int, int, Name]], first: int, last: int) -> set[Name]:
     """The names of ``occurrences`` whose words lie within ``first:last``
     (their first word opening at or after ``first``, their last ending by
@@ -117,11 +130,16 @@ def heading_tables(sentence: Sentence, start: int, end: int) -> list[Table] | No
         return None
     sizes = document.memo.get(_SIZES_KEY)
     if sizes is None:
-        sizes = document.memo[_SIZES_KEY] = (frozenset(len(name) for name in index),
-                                             frozenset(name[0] for name in index))
+        firsts = frozenset(name[0] for name in index)
+        sizes = document.memo[_SIZES_KEY] = (frozenset(len(name) for name in index), firsts, _first_word_screen(firsts))
     occurrences = sentence.__dict__.get("_heading_names")
     if occurrences is None:
-        occurrences = sentence.__dict__["_heading_names"] = _occurrences(prose_words(sentence.text), index, *sizes)
+        screen = sizes[2]
+        if screen is not None and screen.search(normalize(sentence.text)) is None:
+            occurrences = []  # no word of the sentence can open a name: its words need not be read
+        else:
+            occurrences = _occurrences(prose_words(sentence.text), index, sizes[0], sizes[1])
+        sentence.__dict__["_heading_names"] = occurrences
     named: set[Name] = set()
     if not occurrences:
         return None  # no clause of the sentence names a heading
