@@ -144,7 +144,7 @@ def _table(rng: random.Random) -> str:
 def _sentence(rng: random.Random) -> str:
     x, y = rng.sample(_PRECISIONS, 2)
     place = rng.choice(["", f" on the {rng.choice(_GPUS)}", f" at batch {rng.choice((1, 2, 4, 8))}"])
-    opening = rng.choice(["", f"On the {rng.choice(_GPUS)}, "])
+    opening = rng.choice(["", f"On the {rng.choice(_GPUS)}, ", "For the policies, ", "In this study, "])
     return f"{opening}{x} is {rng.uniform(0.5, 3):.2f}x {rng.choice(['faster', 'slower'])} than {y}{place}."
 
 
@@ -155,7 +155,7 @@ def _document(seed: int) -> str:
         parts.append(f"## {rng.choice(['Results', 'Latency', 'Results', 'Appendix'])}\n\n")  # repeated top headings
         for _ in range(rng.randrange(0, 4)):
             heading = rng.choice([f"### {rng.choice(_GPUS)}", f"### {rng.choice(_PRECISIONS)} on {rng.choice(_GPUS)}",
-                                  "### Numbers"])
+                                  "### Numbers", "### Policy", "### Studies"])  # "policies" and "study" stem apart
             parts.append(heading + "\n\n")
             if rng.random() < 0.4:
                 parts.append(" ".join(_sentence(rng) for _ in range(rng.randrange(1, 3))) + "\n\n")
@@ -297,9 +297,50 @@ def test_heading_tables_names_what_each_clauses_words_named(seed):
     lint_text(text, "t.md")
 
 
+@pytest.mark.parametrize("count", [3, 40])
+def test_heading_tables_with_few_and_many_heading_names(count):
+    # 40 names: more first words than the sentence screen tries; each sentence names one heading or none
+    text = "".join(f"## Part {i}\n\n### Rig{i} box\n\n| Precision | time (ms) |\n|---|---:|\n| fp16 | {i}.5 |\n"
+                   f"| int8 | {i}.1 |\n\nOn the rig{(i + 1) % count} box, int8 is 1.2x faster than fp16; fp16 is slower.\n\n"
+                   for i in range(count))
+    document = parse_document(text, "t.md")
+    named = 0
+    for block in document.prose:
+        for sentence in block.sentences:
+            for start in range(sentence.start, sentence.end, 5):
+                found = heading_tables(sentence, start, sentence.end)
+                assert found is _old_heading_tables(sentence, start, sentence.end)
+                named += found is not None
+    assert named > count  # the rigs' own sentences name other rigs' headings
+
+
 def test_clause_breaks_are_the_commas_semicolons_and_parentheses_but_a_labels():
     document = parse_document("Here (INT8) runs 2.0x faster, fp16 (at batch 8; eager) is (b) 1.1x slower.\n", "t.md")
     sentence = document.prose[0].sentences[0]
     text = sentence.text.replace("(INT8)", " INT8 ").replace("(b)", " b ")
     assert _clause_breaks(sentence) == [at for at, char in enumerate(text) if char in ",;()"]
     assert [sentence.text[at] for at in _clause_breaks(sentence)] == [",", "(", ";", ")"]
+
+
+_TWO_RIGS = ("## A100\n\n| Mode | TPOT (ms) |\n|---|---:|\n| eager | 4.1 |\n| paged | 3.4 |\n\n"
+             "## H100\n\n| Mode | TPOT (ms) |\n|---|---:|\n| eager | 2.6 |\n| paged | 2.1 |\n\n## Summary\n\n{}\n")
+
+
+def _named_heading(sentence_text: str, clause: str) -> list[str] | None:
+    document = parse_document(_TWO_RIGS.format(sentence_text), "t.md")
+    sentence = document.prose[-1].sentences[0]
+    start = sentence.block.text.index(clause)
+    tables = heading_tables(sentence, start, start + len(clause))
+    return None if tables is None else [table.headings[0] for table in tables]
+
+
+def test_each_clause_before_the_figures_is_read_nearest_first():
+    # the clause of the figure names no heading, nor the one before it; the one before that names the A100: its
+    # tables, though the whole sentence names the H100 too
+    text = "On the A100, with graphs on, paged is 1.20x faster than eager, as on the H100."
+    assert _named_heading(text, "paged is 1.20x faster than eager") == ["A100"]
+    assert _named_heading(text.replace(", with graphs on", ""), "paged is 1.20x faster than eager") == ["A100"]
+    # the whole sentence is read last, and a name opening it counts
+    assert _named_heading("A100 aside, paged is 1.20x faster than eager.", "paged is 1.20x faster than eager") \
+        == ["A100"]
+    assert _named_heading("Paged is 1.20x faster than eager on both, the A100 and the H100.", "Paged is 1.20x") is None
