@@ -21,6 +21,14 @@ different figures until the text reaches the target size:
   figures behind each ratio, a range, a noise verdict with its evidence,
   and one small table every statement follows from.
 
+Last measured (session 27; prose, CPU, each tree in its own process with
+``--repeat 3`` at 1 MB and 1 at 10 MB, interleaved with the commit before,
+on the shared 2-core machine at a load of 6 to 10): 1 MB, lint 2.12 to 2.42 s
+against a parse of 0.31 to 0.37 s, 6.2 to 6.9x (before: 2.53 to 3.42 s, 8.1
+to 10.7x); 10 MB, 24.4 and 26.5 s against 4.6 and 4.1 s, 5.3 and 6.5x (before:
+35.1 and 35.9 s, 8.1 and 7.9x). The 3x target is missed: the shared sentence
+model and markdown-it's own parse inside lint take about 1.5 to 2x of it alone.
+
 Run::
 
     python benchmarks/lint_bench.py [--kind tables|prose|all] [--size-mb 1 10] [--repeat 3] [--seed 0]

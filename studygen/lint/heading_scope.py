@@ -30,16 +30,19 @@ near the sentence in its own section). Cases: tests/lint/test_heading_scope.py.
 
 from __future__ import annotations
 
-from bisect import bisect_left
+import re
 
 from ..label_names import VENDOR_WORDS
+from ..patterns import lazy_compile
 from .document import Document, Sentence, Table
 from .header_names import prose_words
 from .table_joins import Name, naming_words
-from .text import CLAUSE_REACH
+from .text import CLAUSE_REACH, normalize
 
 _MEMO_KEY, _SIZES_KEY = "heading_scope", "heading_scope_sizes"
 _CLAUSE_BREAKS = ",;()"  # as :func:`~.prose_rows.figure_clause` breaks clauses
+_CLAUSE_BREAK_RE = lazy_compile("[" + re.escape(_CLAUSE_BREAKS) + "]")
+_SCREEN_WORDS = 32  # the most first words of names a sentence is screened for before its words are read
 _LEAST_NAMES = 2  # tables under one heading name only: a heading tells no table from another
 
 
@@ -65,12 +68,6 @@ def heading_index(document: Document) -> dict[Name, list[Table]]:
     return index
 
 
-def _names_in(words: list[str], index: dict[Name, list[Table]], sizes: frozenset[int]) -> set[Name]:
-    """The names of ``index`` (their lengths ``sizes``) whose words stand one after another in ``words``."""
-    # each run of a name's length looked up, not each name matched: a generated page has a heading per table
-    return {run for size in sizes for i in range(len(words) - size + 1) if (run := tuple(words[i:i + size])) in index}
-
-
 def _clauses(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """(start, end) in ``text`` of the clause ``start:end``, of each clause
     before it, nearest first, and of the whole text: where a heading naming
@@ -78,20 +75,47 @@ def _clauses(text: str, start: int, end: int) -> list[tuple[int, int]]:
     characters either side of the clause are looked at (a generated paragraph
     may be one sentence of many figures)."""
     reach = max(0, start - CLAUSE_REACH)
-    breaks = [at for at in range(reach, start) if text[at] in _CLAUSE_BREAKS]
+    breaks = [match.start() for match in _CLAUSE_BREAK_RE.finditer(text, reach, start)]
     before = [(breaks[i - 1] + 1 if i else reach, breaks[i]) for i in range(len(breaks) - 1, -1, -1)]
     return [(start, end), *before, (reach, min(len(text), end + CLAUSE_REACH))]
 
 
-def _words_within(words: tuple[tuple[int, int, str], ...], starts: list[int], first: int, last: int) -> list[str]:
-    """The words of ``words`` (their start offsets ``starts``) lying within ``first:last``."""
+def _occurrences(words: tuple[tuple[int, int, str], ...], index: dict[Name, list[Table]],
+                 sizes: frozenset[int], firsts: frozenset[str]) -> list[tuple[int, int, Name]]:
+    """(start offset of its first word, end offset of its last, name) of each
+    run of ``words`` that is a name of ``index`` (their lengths ``sizes``,
+    their first words ``firsts``): found once a sentence, then each clause
+    keeps those lying within it (:func:`_named_within`)."""
     found = []
-    for a, b, word in words[bisect_left(starts, first):]:
-        if a >= last:
-            break
-        if b <= last:
-            found.append(word)
+    plain = [word for _, _, word in words]
+    for i, word in enumerate(plain):
+        if word not in firsts:
+            continue  # no name opens here
+        for size in sizes:
+            run = tuple(plain[i:i + size])
+            if len(run) == size and run in index:
+                found.append((words[i][0], words[i + size - 1][1], run))
     return found
+
+
+def _first_word_screen(firsts: frozenset[str]) -> re.Pattern | None:
+    """A pattern that finds, in a sentence's normalised text, what every word
+    opening a name holds: each first word (a stem, :func:`~.text.stem`) less a
+    closing "y" (a word stems to it from itself, less a plural "s", or from
+    "ies") is the start of the word it was read from. None for more than
+    :data:`_SCREEN_WORDS` first words (each alternative is tried at each place)."""
+    if len(firsts) > _SCREEN_WORDS:
+        return None
+    cores = sorted({word[:-1] if word.endswith("y") else word for word in firsts}, key=len, reverse=True)
+    return re.compile("|".join(map(re.escape, cores)))
+
+
+def _named_within(occurrences: list[tuple[int, int, Name]], first: int, last: int) -> set[Name]:
+    """The names of ``occurrences`` whose words lie within ``first:last``
+    (their first word opening at or after ``first``, their last ending by
+    ``last``): the names of the run of the sentence's words lying within it,
+    which before were looked up in that run once per clause and figure."""
+    return {name for start, end, name in occurrences if start >= first and end <= last}
 
 
 def heading_tables(sentence: Sentence, start: int, end: int) -> list[Table] | None:
@@ -104,17 +128,23 @@ def heading_tables(sentence: Sentence, start: int, end: int) -> list[Table] | No
     index = heading_index(document)
     if not index:
         return None
-    cached = sentence.__dict__.get("_heading_words")
-    if cached is None:
-        words = prose_words(sentence.text)
-        cached = sentence.__dict__["_heading_words"] = (words, [a for a, _, _ in words])
-    words, starts = cached
     sizes = document.memo.get(_SIZES_KEY)
     if sizes is None:
-        sizes = document.memo[_SIZES_KEY] = frozenset(len(name) for name in index)
+        firsts = frozenset(name[0] for name in index)
+        sizes = document.memo[_SIZES_KEY] = (frozenset(len(name) for name in index), firsts, _first_word_screen(firsts))
+    occurrences = sentence.__dict__.get("_heading_names")
+    if occurrences is None:
+        screen = sizes[2]
+        if screen is not None and screen.search(normalize(sentence.text)) is None:
+            occurrences = []  # no word of the sentence can open a name: its words need not be read
+        else:
+            occurrences = _occurrences(prose_words(sentence.text), index, sizes[0], sizes[1])
+        sentence.__dict__["_heading_names"] = occurrences
     named: set[Name] = set()
+    if not occurrences:
+        return None  # no clause of the sentence names a heading
     for first, last in _clauses(sentence.text, start - sentence.start, end - sentence.start):
-        named = _names_in(_words_within(words, starts, first, last), index, sizes)
+        named = _named_within(occurrences, first, last)
         if named:
             break
     if len(named) != 1:

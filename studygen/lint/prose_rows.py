@@ -93,6 +93,7 @@ SUM_RE = lazy_compile(
 HEDGED_AFTER_RE = lazy_compile(r"^\s*(?:\+|or\s+(?:more|so|less)|at\s+(?:most|best|least))", re.IGNORECASE)
 HEDGE_WINDOW = 16
 _CLAUSE_BREAKS = ",;()"
+_CLAUSE_BREAK_RE = lazy_compile("[" + re.escape(_CLAUSE_BREAKS) + "]")
 _LABEL_PARENTHESIS_RE = lazy_compile(r"\(([\w.+-]{1,16})\)")
 
 
@@ -124,19 +125,19 @@ def figure_clause(sentence: Sentence, figure: Figure) -> tuple[int, int]:
     return start, breaks[after] + base if after < len(breaks) else sentence.end
 
 
-_last_breaks: list = [None, []]  # (sentence, its clause breaks): the figures of one sentence are read in a row
-
-
 def _clause_breaks(sentence: Sentence) -> list[int]:
     """Offsets in ``sentence`` of its clause breaks (:data:`_CLAUSE_BREAKS`,
-    a parenthesis around one short word no break), ascending; the last
-    sentence's kept: a sentence of thousands of figures made its text again
-    and searched it for each figure."""
-    if _last_breaks[0] is not sentence:
+    a parenthesis around one short word no break), ascending; kept on the
+    sentence: a sentence of thousands of figures made its text again and
+    searched it for each figure, and SG103's row and joined readers both
+    read each ratio's clause."""
+    breaks = sentence.__dict__.get("_clause_breaks")
+    if breaks is None:
+        # the label's parentheses become spaces: the text keeps its length, so its offsets are the sentence's
         text = _LABEL_PARENTHESIS_RE.sub(lambda m: " " + m.group(1) + " ",
                                          sentence.block.text[sentence.start:sentence.end])
-        _last_breaks[:] = [sentence, [at for at, char in enumerate(text) if char in _CLAUSE_BREAKS]]
-    return _last_breaks[1]
+        breaks = sentence.__dict__["_clause_breaks"] = [match.start() for match in _CLAUSE_BREAK_RE.finditer(text)]
+    return breaks
 
 
 def _is_speed(series: Series) -> bool:

@@ -60,7 +60,6 @@ a claim that compares figures of two GPUs as if of two variants.
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from dataclasses import dataclass
 
 from ..label_names import VENDOR_WORDS
@@ -68,6 +67,7 @@ from .document import Document, Series, Table, is_empty_cell
 from .figures import RATIO_UNITS, Figure, statistic_of
 from .header_names import name_words, prose_words, short_mention_ok, short_names
 from .restriction import TextView
+from .table_windows import TableSet, named_tables, nearest_window, section_tables, top_tables
 from .text import label_tokens, normalize
 from .variant_pairs import QUANTITY_WORDS, kind_of_series, kind_of_words
 
@@ -264,7 +264,9 @@ class Names:
     """What the cells of one kind name: ``slots`` name -> the slots naming
     it; ``members`` slot -> its names; ``common`` the words every column of
     the kind shares; ``holders`` name -> table order -> the cells holding it,
-    and ``orders`` name -> those table orders, ascending."""
+    and ``orders`` name -> those table orders, ascending; ``own`` id of each
+    cell -> the names its labels and column hold (:meth:`Cell.own_names`
+    under ``common``, read once: :func:`side_cells` asks it of a cell per clause)."""
 
     slots: dict[Name, set]
     members: dict[object, set]
@@ -275,6 +277,7 @@ class Names:
     # short name -> the one label or column name it stands for (header_names.short_names; headings' phrases
     # are names already, and a short name equal to any name is that name)
     short: dict[Name, Name] = None  # type: ignore[assignment]
+    own: dict[int, frozenset[Name]] = None  # type: ignore[assignment]
 
 
 def names_of(document: Document, kind: str, ranges: bool = False) -> Names:
@@ -292,17 +295,35 @@ def names_of(document: Document, kind: str, ranges: bool = False) -> Names:
     slots: dict[Name, set] = {}
     members: dict[object, set] = {}
     holders: dict[Name, dict[int, list[Cell]]] = {}
+    own_names: dict[int, frozenset[Name]] = {}
+    # a table's cells share its scope, and a column's cells its column words: each read once, not once a cell
+    scopes: dict[int, list[tuple[str, Name]]] = {}
+    columns: dict[Name, Name] = {}
     for cell in cells:
-        named = cell.own_names(common) + [(slot, name) for name, slot in cell.scope.names.items()]
+        named = [(key, words) for (key, _), words in zip(cell.labels, cell.label_words) if _names_a_thing(words)]
+        column = columns.get(cell.column)
+        if column is None:
+            column = columns[cell.column] = _column_name(cell.column, common)
+        if column:
+            named.append((COLUMN, column))  # as Cell.own_names
+        own_names[id(cell)] = frozenset(name for _, name in named)
         for slot, name in named:
             slots.setdefault(name, set()).add(slot)
             members.setdefault(slot, set()).add(name)
-            holders.setdefault(name, {}).setdefault(cell.table.order, []).append(cell)
+        scoped = scopes.get(id(cell.scope))
+        if scoped is None:
+            scoped = scopes[id(cell.scope)] = [(slot, name) for name, slot in cell.scope.names.items()]
+            for slot, name in scoped:  # after the first cell's own names, as when each cell added them
+                slots.setdefault(name, set()).add(slot)
+                members.setdefault(slot, set()).add(name)
+        by_order = cell.table.order
+        for _, name in named + scoped:
+            holders.setdefault(name, {}).setdefault(by_order, []).append(cell)
     orders = {name: sorted(by_order) for name, by_order in holders.items()}
     own = [name for name, held in slots.items() if held - {HEADING, LEAD_IN}]
     short = {form: name for form, name in short_names(own).items() if form not in slots}
     longest = max(map(len, list(slots) + list(short)), default=0)
-    found = document.memo[key] = Names(slots, members, common, longest, holders, orders, short)
+    found = document.memo[key] = Names(slots, members, common, longest, holders, orders, short, own_names)
     return found
 
 
@@ -345,7 +366,16 @@ def sides(document: Document, kind: str, subject: str, reference: str | None, ra
     and ``reference`` (the words right after "than", "vs" …; None when the
     clause names no reference) compare, as cells of ``kind`` name them (see
     the module docstring), the subject nearest the comparison first;
-    ``ranges`` as :func:`cells_of` takes it."""
+    ``ranges`` as :func:`cells_of` takes it. Kept per document by its
+    words: a page states one comparison in many sentences."""
+    key = ("table_joins sides", kind, subject, reference, ranges)
+    found = document.memo.get(key)
+    if found is None:
+        found = document.memo[key] = _sides(document, kind, subject, reference, ranges)
+    return list(found)
+
+
+def _sides(document: Document, kind: str, subject: str, reference: str | None, ranges: bool) -> list[Sides]:
     names = names_of(document, kind, ranges)
     if not names.slots:
         return []
@@ -428,14 +458,17 @@ def lead_ins_agree(x: Cell, y: Cell, named: Sides) -> bool:
     return tuple(w for w in first if w not in words) == tuple(w for w in second if w not in words)
 
 
-def _nearest(names: Names, name: Name, near: int) -> list[list[Cell]]:
+def _nearest(names: Names, name: Name, near: int, within: TableSet | None = None) -> list[list[Cell]]:
     """The cells holding ``name`` in the :data:`TABLE_LIMIT` tables holding it nearest block position ``near``, one
-    list per table, in document order."""
+    list per table, in document order; of those, the tables ``within`` holds, when given."""
     orders = names.orders.get(name, ())
-    middle = bisect_left(orders, near)
-    window = sorted(orders[max(0, middle - TABLE_LIMIT):middle + TABLE_LIMIT],
-                    key=lambda order: (abs(order - near), order))[:TABLE_LIMIT]
-    return [names.holders[name][order] for order in sorted(window)]
+    if not orders:
+        return []
+    start, end = nearest_window(orders, near, TABLE_LIMIT)
+    held = names.holders[name]
+    if within is not None:
+        return within.among(orders, start, end, held)
+    return [held[order] for order in orders[start:end]]
 
 
 def side_cells(document: Document, kind: str, named: Sides, near: int,
@@ -443,21 +476,28 @@ def side_cells(document: Document, kind: str, named: Sides, near: int,
     """(cells holding ``named.x``, cells holding ``named.y``) of ``kind`` in
     the tables nearest block position ``near`` (those ``within`` keeps, a
     test of a table, when given), a cell holding both left out; ``ranges``
-    as :func:`cells_of` takes it."""
+    as :func:`cells_of` takes it; ``within`` may be a :class:`~.table_windows.TableSet`,
+    whose tables inside the window are found by bisection."""
     names = names_of(document, kind, ranges)
     sided: tuple[list[Cell], list[Cell]] = ([], [])
     seen: set[int] = set()
-    for held in _nearest(names, named.x, near) + _nearest(names, named.y, near):
+    x, y, own = named.x, named.y, names.own
+    listed = within if isinstance(within, TableSet) else None
+    for held in _nearest(names, x, near, listed) + _nearest(names, y, near, listed):
         # one table's cells: the test asked once a table (a page of 400 sections asked it 3.6 million times a cell)
-        if within is not None and not within(held[0].table):
+        if within is not None and listed is None and not within(held[0].table):
             continue
         for cell in held:
             if id(cell) in seen:
                 continue
             seen.add(id(cell))
-            side = cell.side(named, names.common)
-            if side is not None:
-                sided[side].append(cell)
+            # Cell.side, its own names read once per document (names_of)
+            mine = own[id(cell)]
+            holds_x, holds_y = x in mine, y in mine
+            if not (holds_x or holds_y):
+                holds_x, holds_y = x in cell.scope.names, y in cell.scope.names
+            if holds_x != holds_y:
+                sided[holds_y].append(cell)
     return sided
 
 
@@ -537,10 +577,11 @@ def pick(document: Document, kind: str, subject: str, reference: str | None, vie
     None when several readings pair figures, when none does among several,
     or when the only reading is unclear; ``ranges`` as :func:`cells_of` takes it."""
     readings = sides(document, kind, subject, reference, ranges)
+    if not readings:
+        return None  # no reading: no scope has a join to choose
     top = block.headings[-1] if block.headings else None
-    held = None if named is None else {id(table) for table in named}
-    scopes = ((lambda table: table.section == block.section) if held is None else (lambda table: id(table) in held),
-              lambda table: bool(table.headings) and table.headings[-1] == top, None)
+    scopes = (section_tables(document, block.section) if named is None else named_tables(document, named),
+              top_tables(document, top), None)
     for within in scopes:
         joins = [join(document, kind, named, view, block.order, within, ranges) for named in readings]
         paired = [joined for joined in joins if joined is not None and joined.pairs]
