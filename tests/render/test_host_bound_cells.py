@@ -304,3 +304,15 @@ def test_a_timing_whose_kernels_fill_its_median_is_the_gpus_whatever_the_host_is
 def test_a_timing_whose_kernels_take_exactly_nine_tenths_of_its_median_is_the_gpus(tmp_path):
     study = study_of(tmp_path, [torch_latency("fp32", "eager", 8.0, 7.9), kernels("fp32", "eager", 7.2)])
     assert not any(line.startswith("Host-bound timings") for line in readme_lines(study))
+
+
+def test_a_ratio_cell_resting_on_a_host_bound_timing_says_so(tmp_path):
+    # a new user's tiny ResNet: its eager ratio read as the GPU's. fp32 eager 8.0 ms issued in 7.9 ms (host-bound),
+    # fp16 eager 6.0 ms issued in 2.0 ms: 8.0 / 6.0 = 1.33x, one side the host's pace; compiled fp32 5.0 ms and
+    # fp16 4.0 ms, issued in 1.0 ms each: 1.25x, the GPU's, unmarked
+    study = study_of(tmp_path, [torch_latency("fp32", "eager", 8.0, 7.9), torch_latency("fp16", "eager", 6.0, 2.0),
+                                torch_latency("fp32", "compile", 5.0, 1.0), torch_latency("fp16", "compile", 4.0, 1.0)])
+    lines = readme_lines(study)
+    assert cells(lines, "Timed as PyTorch eager") == [["H100 80GB HBM3", "224 x 224", "1", "8.0", "6.0",
+                                                       "1.33x (host-bound)"]]
+    assert cells(lines, "Timed as PyTorch torch.compile") == [["H100 80GB HBM3", "224 x 224", "1", "5.0", "4.0", "1.25x"]]
