@@ -13,7 +13,7 @@ gives them only for that text and under the Jinja version in
 JINJA2_VERSION = '3.1.6'
 FIGURES = {
     'generic.md.j2': (
-        'e1607771c650341de5337313a30be2598c42e6f04eebfd6c97f399cc1166d5b2',
+        '0686b73d27e80d5728fcd7d8e2c50d07c6fec53f2859b88d5c2c16908a78be60',
         (),
         (),
     ),

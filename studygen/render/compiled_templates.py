@@ -14,5 +14,5 @@ other text is parsed and compiled as before.
 
 JINJA2_VERSION = '3.1.6'
 GENERATED = {
-    'generic.md.j2': ('e1607771c650341de5337313a30be2598c42e6f04eebfd6c97f399cc1166d5b2', (), 'studygen.render.generic_template_code'),
+    'generic.md.j2': ('0686b73d27e80d5728fcd7d8e2c50d07c6fec53f2859b88d5c2c16908a78be60', (), 'studygen.render.generic_template_code'),
 }

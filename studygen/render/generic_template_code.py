@@ -202,6 +202,7 @@ def block_latency(context, missing=missing, environment=environment):
     _block_vars = {}
     l_0_study = resolve('study')
     l_0_figures = resolve('figures')
+    l_0_compile_rule = resolve('compile_rule')
     l_0_host_bound = resolve('host_bound')
     l_0_latency_tables = missing
     try:
@@ -238,6 +239,13 @@ def block_latency(context, missing=missing, environment=environment):
             yield environment.printed(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'table'), index=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'index_fields'), job_id=environment.getattr(l_1_group, 'jobs'), _loop_vars=_loop_vars, **environment.getattr(l_1_group, 'filters')), variants=environment.getattr(l_1_group, 'variants'), jobs=environment.getattr(l_1_group, 'jobs'), value_header='{label} (ms)', derived=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'ratio_columns'), environment.getattr(l_1_group, 'variants'), _loop_vars=_loop_vars), missing='—', _loop_vars=_loop_vars, **environment.getattr(l_1_group, 'filters')))
             yield environment.produced('\n\n')
         l_1_group = missing
+        l_0_compile_rule = environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'compilation_rule_text'), mode='compile', _block_vars=_block_vars)
+        _block_vars['compile_rule'] = l_0_compile_rule
+        if (undefined(name='compile_rule') if l_0_compile_rule is missing else l_0_compile_rule):
+            pass
+            yield environment.produced("Compiled cells: each compilation ran in its own process with an empty Inductor cache, and a cell prints the median and range of its compilations' medians; how many compilations each got: ")
+            yield environment.printed((undefined(name='compile_rule') if l_0_compile_rule is missing else l_0_compile_rule))
+            yield environment.produced('.\n\n')
         l_0_host_bound = environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'host_bound_latencies'), kind='latency', shown=True, _block_vars=_block_vars)
         _block_vars['host_bound'] = l_0_host_bound
         if (undefined(name='host_bound') if l_0_host_bound is missing else l_0_host_bound):
@@ -586,4 +594,4 @@ def block_provenance(context, missing=missing, environment=environment):
     l_1_job = l_1_note = missing
 
 blocks = {'header': block_header, 'summary': block_summary, 'variants': block_variants, 'method': block_method, 'image_sets': block_image_sets, 'results': block_results, 'latency': block_latency, 'plan_size': block_plan_size, 'quality': block_quality, 'agreement': block_agreement, 'kernel_time': block_kernel_time, 'spread': block_spread, 'side_findings': block_side_findings, 'runs_without_figure': block_runs_without_figure, 'not_measured': block_not_measured, 'known_gaps': block_known_gaps, 'revisit': block_revisit, 'provenance': block_provenance}
-debug_info = '7=11&17=12&23=13&44=14&46=15&54=16&140=17&151=18&186=19&195=20&207=21&218=22&228=23&239=24&250=25&7=27&8=37&10=39&12=41&13=43&17=46&20=56&23=59&26=75&28=79&31=83&32=87&34=89&35=91&38=93&39=96&44=100&46=109&47=118&50=121&54=124&59=142&60=144&61=147&63=153&64=158&65=161&67=167&68=172&69=175&71=181&72=183&75=186&78=189&82=192&116=193&125=194&82=196&87=220&88=222&89=225&91=227&92=229&96=231&97=234&98=236&101=238&105=241&106=243&107=246&109=248&110=252&116=257&117=267&118=269&121=272&125=275&127=291&128=293&131=296&132=299&134=301&140=305&143=315&144=317&147=320&151=323&152=346&153=348&156=351&157=353&162=355&163=358&164=360&167=362&171=365&172=369&174=372&175=376&177=379&178=383&180=386&181=390&186=395&187=405&188=407&191=410&195=413&197=429&198=431&201=434&202=438&207=443&208=459&209=461&212=464&213=468&218=473&219=488&222=491&223=495&228=500&229=516&230=518&233=521&234=525&239=530&240=546&241=548&244=551&245=555&250=560&253=576&255=578&256=582'
+debug_info = '7=11&17=12&23=13&44=14&46=15&54=16&146=17&157=18&192=19&201=20&213=21&224=22&234=23&245=24&256=25&7=27&8=37&10=39&12=41&13=43&17=46&20=56&23=59&26=75&28=79&31=83&32=87&34=89&35=91&38=93&39=96&44=100&46=109&47=118&50=121&54=124&59=142&60=144&61=147&63=153&64=158&65=161&67=167&68=172&69=175&71=181&72=183&75=186&78=189&82=192&122=193&131=194&82=196&87=221&88=223&89=226&91=228&92=230&96=232&97=235&98=237&101=239&105=242&106=244&107=247&111=249&112=251&113=254&115=256&116=260&122=265&123=275&124=277&127=280&131=283&133=299&134=301&137=304&138=307&140=309&146=313&149=323&150=325&153=328&157=331&158=354&159=356&162=359&163=361&168=363&169=366&170=368&173=370&177=373&178=377&180=380&181=384&183=387&184=391&186=394&187=398&192=403&193=413&194=415&197=418&201=421&203=437&204=439&207=442&208=446&213=451&214=467&215=469&218=472&219=476&224=481&225=496&228=499&229=503&234=508&235=524&236=526&239=529&240=533&245=538&246=554&247=556&250=559&251=563&256=568&259=584&261=586&262=590'
