@@ -86,3 +86,17 @@ def test_a_spread_whose_ends_print_alike_at_the_lines_digits_takes_the_digits_th
         "0.3 ms spread of 3 repeat medians in base (9.9 to 10.2 ms)"
     assert Allowance(0.12, "repeat medians", "base", 2, SourceFloat("3.41"), SourceFloat("3.53")).words("ms", 1) == \
         "0.1 ms spread of 2 repeat medians in base (3.4 to 3.5 ms)"
+
+
+def test_a_spread_takes_one_more_digit_at_a_time_and_keeps_its_sources_without_a_line_precision():
+    from studygen.compare.allowance import Allowance
+    from studygen.numbers import SourceFloat
+
+    # 3.481 and 3.522 at a line of one decimal: two decimals tell them apart (3.48 to 3.52), a third is not needed
+    spread = Allowance(0.041, "profiled iterations", "base", 5, SourceFloat("3.481"), SourceFloat("3.522"))
+    assert spread.words("ms", 1) == "0.04 ms spread of 5 profiled iterations in base (3.48 to 3.52 ms)"
+    # no line precision: each end as its source printed it, the width their exact difference
+    assert spread.words("ms", None) == "0.041 ms spread of 5 profiled iterations in base (3.481 to 3.522 ms)"
+    # computed ends (no source digits): at the line's digits
+    assert Allowance(0.25, "jobs", "base", 2, 9.75, 10.0).words("ms", 2) == \
+        "0.25 ms spread of 2 jobs in base (9.75 to 10.00 ms)"
