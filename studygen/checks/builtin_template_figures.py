@@ -13,7 +13,7 @@ gives them only for that text and under the Jinja version in
 JINJA2_VERSION = '3.1.6'
 FIGURES = {
     'generic.md.j2': (
-        'a6025b1a6be9c1ad21f88d1c35e2a550e1c8f2ed323f166956bc5dbf15e5d7cf',
+        'de66a21e1c97849d5d51ae2cecaa2a6d0e764936ab1519fcb88462a554d7d1fe',
         (),
         (),
     ),

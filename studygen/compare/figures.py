@@ -24,6 +24,14 @@ key's figure is
   base shows how jobs differ, held to the base's job-to-job spread, a declared
   source or the tolerance, never to one job's repeats; with none of them, a
   **new job**, its distance given, judged neither way (check's SG203 is).
+  A latency that is host-bound at either revision
+  (:func:`studygen.study.host_bound.host_bound`: the host took at least
+  90 % of the median to issue each forward) is held the same way, each of
+  its jobs: it times the host's pace, which moves from one process to the
+  next (a new user's re-run of a tiny ResNet: 3.6 to 4.0 ms, kernels 0.27
+  ms, beyond the 0.24 ms its five repeats spread in one process), so one
+  job's repeats bound none of a re-run; with nothing that bounds jobs it
+  is **host-bound**, its move given, judged neither way.
 - **re-keyed** (not a verdict of its own: :mod:`studygen.compare.rekey`)
   when one job gives the same value under a base key and a head key that
   differ only in the fields its provenance sets (GPU, software versions,
@@ -58,19 +66,20 @@ Not-measured results are no figures.
 
 from __future__ import annotations
 
-import math
 import statistics
 from dataclasses import dataclass
 from decimal import Decimal
 
-from ..numbers import SourceFloat, exact_decimal, format_number, source_decimals, two_significant_decimals
+from ..numbers import SourceFloat, exact_decimal, format_number
 from ..place import Place
 from ..records.kinds import POINTS_PER_UNIT, QUALITY_KINDS, Kind
-from ..render.rows import fmt, spread_cells, unit_suffix
+from ..render.rows import fmt, spread_cells
 from ..render.labels import gpu_label, shape_label
+from ..study.host_bound import host_bound
 from ..study.resolution import timer_allowance
 from ..study.spread import JOBS, Spread, declared_source_of, measured_spreads, tolerance
 from ..study.timing import describe, latency_signature, timing_name
+from .allowance import DECLARED, TIMER, TOLERANCE, Allowance
 from .rekey import Pairing, ProvenanceChange, RekeyedFigure, pair_by_job, provenance_changes
 
 UNCHANGED = "unchanged"
@@ -79,101 +88,13 @@ BEYOND = "beyond spread"
 NEW = "new"
 REMOVED = "removed"
 NEW_JOB = "new job"
+HOST_BOUND = "host-bound"
 # Verdicts in the order a report lists them: what needs a look first.
-VERDICT_ORDER = (BEYOND, WITHIN, NEW_JOB, NEW, REMOVED, UNCHANGED)
+VERDICT_ORDER = (BEYOND, WITHIN, NEW_JOB, HOST_BOUND, NEW, REMOVED, UNCHANGED)
 
-DECLARED = "declared"
-TOLERANCE = "tolerance"
-TIMER = "timer resolution"
 # what bounds how far jobs differ: a new job is held to these alone (the timer step beside them, never alone)
 _ACROSS_JOBS = frozenset({JOBS, DECLARED, TOLERANCE})
 _EPSILON = 1e-9  # relative: two floats this close are one value (a value read back through JSON)
-
-
-@dataclass(frozen=True)
-class Allowance:
-    """How far a figure may move and stay within its spread: ``width`` (in
-    the figure's unit) and where it comes from: ``source`` (a source of
-    :mod:`studygen.study.spread`: ``repeat medians``, ``profiled iterations``,
-    ``compilations``, ``jobs``; or :data:`DECLARED`, :data:`TOLERANCE`,
-    :data:`TIMER`),
-    ``side`` (``base``: whose records measured it; a head's never count), ``count`` and
-    ``low``/``high`` (the values it is read from), ``percent`` (a declared
-    bound), ``declared`` (a declared source's words)."""
-
-    width: float
-    source: str
-    side: str = ""
-    count: int = 0
-    low: float | None = None
-    high: float | None = None
-    percent: float | None = None
-    declared: str = ""
-
-    def words(self, unit: str, decimals: int | None, points_per_unit: float | None = None) -> str:
-        """The allowance as a report prints it: ``0.081 ms spread of 15 repeat
-        medians in base (8.157 to 8.238 ms)``, its ends at the line's
-        ``decimals`` but never past the digits their sources carry (repeats
-        of 14.1 and 15.3 print so, not 14.100 and 15.300; ``decimals`` where a
-        source carries none) and its width their exact difference at the
-        most of those, ``up to 5 % between independent
-        compilations (study file): 0.412 ms``, ``tolerance 0.05 ms (study file)``,
-        ``timer resolution 0.00024415 ms (one step of the timer, plus print rounding)``
-        (at least two significant digits: a step of 2**-12 ms may have more than the figures print).
-        With ``points_per_unit`` (a quality figure, whose change the line
-        gives in points: :data:`~studygen.records.kinds.POINTS_PER_UNIT`),
-        the width is in points too (:meth:`_points_words`)."""
-        if points_per_unit is not None:
-            return self._points_words(decimals, points_per_unit)
-        suffix = unit_suffix(unit)
-        width = f"{format_number(self.width, decimals)}{suffix}"
-        if self.source == TOLERANCE:
-            return f"tolerance {width} (study file)"
-        if self.source == TIMER:
-            places = max(decimals or 0, two_significant_decimals(self.width))
-            return f"timer resolution {format_number(self.width, places)}{suffix} (one step of the timer, plus print rounding)"
-        if self.source == DECLARED:
-            return f"up to {format_number(self.percent)} % between {self.declared} (study file): {width}"
-        # the ends at the line's digits, never past their sources' (repeats of 14.1 and 15.3 are no 14.100 and
-        # 15.300; CUDA-event medians of six decimals print as the line's values do), and the width their exact
-        # difference at the same digits, so that it reads as high minus low
-        ends = [source_decimals(end) for end in (self.low, self.high)]
-        if None not in ends:
-            ends = ends if decimals is None else [min(carried, decimals) for carried in ends]
-            places = max(ends)
-            width = f"{format_number(exact_decimal(self.high) - exact_decimal(self.low), places)}{suffix}"
-        else:
-            ends = [decimals, decimals]
-        return (f"{width} spread of {self.count} {self.source} in {self.side} "
-                f"({format_number(self.low, ends[0])} to {format_number(self.high, ends[1])}{suffix})")
-
-
-    def _points_words(self, decimals: int | None, points_per_unit: float) -> str:
-        """:meth:`words` of a quality figure: the width in points, at the
-        digits the line's change prints its points with (``decimals`` of the
-        line's values less the factor's: 0.4476 -> 0.5190 is +7.14 points),
-        at least two significant; the spread's ends as the line prints its
-        values, never past their sources' digits. Case (a new user's diff):
-        an AP that moved ``+7.134915 points`` was said to be ``more than
-        0.02413408051978777 spread of 2 jobs in base (0.44764543097553977 to
-        0.47177951149532754)``: a fraction of AP beside a change in points,
-        at every digit of the float."""
-        width = self.width * points_per_unit
-        places = None if decimals is None else max(decimals - round(math.log10(points_per_unit)), 0)
-        if width and (places is None or format_number(width, places) == format_number(0.0, places)):
-            places = two_significant_decimals(width)
-        points = f"{format_number(width, places)} points"
-        if self.source == TOLERANCE:
-            return f"tolerance {format_number(self.width, decimals)} (study file): {points}"
-        if self.source == DECLARED:
-            return f"up to {format_number(self.percent)} % between {self.declared} (study file): {points}"
-        if self.source == TIMER or self.low is None or self.high is None:
-            return f"{self.source} {points}"
-        ends = [source_decimals(end) for end in (self.low, self.high)]
-        ends = [decimals if carried is None else carried if decimals is None else min(carried, decimals)
-                for carried in ends]
-        return (f"{points} spread of {self.count} {self.source} in {self.side} "
-                f"({format_number(self.low, ends[0])} to {format_number(self.high, ends[1])})")
 
 
 @dataclass(frozen=True)
@@ -304,7 +225,11 @@ def _compare_key(key: tuple[str, str], what: str, base, old_rows: list, new_rows
     allowances = allowances_of(base, old_rows, new_rows)
     # the base jobs the head has again; none: the head's jobs stand for the base's (each moved from its median)
     returning = {_job(row) for row in old_rows} & (head_jobs := {_job(row) for row in new_rows}) or head_jobs
-    verdict, farthest, widest = _judged(job_moves(old_rows, new_rows), allowances, returning)
+    # a host-bound timing's re-run is another process at the host's pace of the day: held, as a new job is, to what
+    # bounds jobs alone, never to the repeats of one process (which share its pace)
+    timed_host = any(host_bound(row) for row in (*old_rows, *new_rows))
+    verdict, farthest, widest = _judged(job_moves(old_rows, new_rows), allowances, set() if timed_host else returning)
+    verdict = HOST_BOUND if timed_host and verdict == NEW_JOB else verdict
     delta = farthest.new - farthest.old if farthest.old is not None and farthest.new is not None else None
     factor = POINTS_PER_UNIT.get(_unit(some)) if _is_quality(some) else None  # AP points per unit; None: no points
     relative = delta / farthest.old if delta is not None and farthest.old and factor is None else None

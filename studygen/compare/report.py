@@ -64,7 +64,7 @@ from ..records.kinds import POINTS_PER_UNIT
 from ..render.rows import unit_suffix
 from ..render.escaping import escape_name
 from . import FamilyChanges, FindingChange, ProvenanceChange, Regrouping, Unreadable
-from .figures import BEYOND, NEW, NEW_JOB, REMOVED, UNCHANGED, VERDICT_ORDER, WITHIN, FigureChange
+from .figures import BEYOND, HOST_BOUND, NEW, NEW_JOB, REMOVED, UNCHANGED, VERDICT_ORDER, WITHIN, FigureChange
 from .sentences import SentenceChange
 
 FAIL_ON = ("beyond-spread", "verdict", "never")
@@ -162,6 +162,7 @@ def summary_line(report: Report) -> str:
     rest = [f"{counts[WITHIN]} within spread",
             # named only when there are any: a job joined beside unchanged ones, held to nothing that bounds jobs
             *([_count(counts[NEW_JOB], "figure with a new job", "figures with a new job")] if counts[NEW_JOB] else []),
+            *([_count(counts[HOST_BOUND], "host-bound figure", "host-bound figures")] if counts[HOST_BOUND] else []),
             f"{counts[NEW]} new", f"{counts[REMOVED]} removed",
             f"{counts[UNCHANGED]} unchanged",
             # named only when there are any: a re-keyed figure is none of the others
@@ -240,7 +241,7 @@ def change_size(change: FigureChange) -> float:
 
 def spread_text(change: FigureChange) -> str:
     """The spread a changed figure was held to, or why none holds it."""
-    if change.verdict not in (WITHIN, BEYOND, NEW_JOB):
+    if change.verdict not in (WITHIN, BEYOND, NEW_JOB, HOST_BOUND):
         return ""
     if change.spread is None:
         return "no spread measured (no repeats, profiled iterations, compilations or other jobs) and no tolerance"
@@ -269,6 +270,8 @@ def figure_line(change: FigureChange) -> str:
     if change.verdict == NEW_JOB:  # how far jobs differ: the base bounds only one job's scatter, if anything
         held = f" ({spread_text(change)} bounds one job's scatter)" if change.spread else ""
         return f"{line}; no spread between jobs or tolerance in base to hold a new job to{held}"
+    if change.verdict == HOST_BOUND:  # the host's pace in another process: one job's repeats bound none of it
+        return f"{line}; host-bound, so no spread between jobs or tolerance in base to hold a re-run to"
     spread = spread_text(change)
     if change.spread is None:
         return f"{line}; {spread}" if spread else line

@@ -125,9 +125,24 @@ def measuring_machine(provenance: dict) -> str | None:
     return CPU_PREFIX + cpu if cpu and measured_without_gpu(provenance) else None
 
 
+def stated_software(provenance: dict) -> dict:
+    """``provenance.software`` less what its figures did not run on: for a
+    record measured without a GPU (:func:`measured_without_gpu`), the
+    ``cuda`` entry, which names only the CUDA toolkit torch was built with
+    (``torch.version.cuda``; the torch version says as much, ``2.14.1+cu130``).
+    Case (a new user's ``collect run --cpu``): the Software column of its
+    CPU row read ``cuda 13.0`` and its figures were keyed under it, as if a
+    GPU had run them."""
+    versions = dict(provenance.get("software") or {})
+    if measured_without_gpu(provenance):
+        versions.pop("cuda", None)
+    return versions
+
+
 def software_signature(provenance: dict, backend: str | None) -> str:
-    """``tensorrt=11.4.0.106`` style signature of the versions that matter."""
-    versions = provenance.get("software") or {}
+    """``tensorrt=11.4.0.106`` style signature of the versions that matter
+    (:func:`stated_software`: no CUDA version for a record measured without a GPU)."""
+    versions = stated_software(provenance)
     names = BACKEND_SOFTWARE.get(backend or "", QUALITY_SOFTWARE)
     return ",".join(f"{n}={versions[n]}" for n in names if versions.get(n))
 

@@ -14,5 +14,5 @@ other text is parsed and compiled as before.
 
 JINJA2_VERSION = '3.1.6'
 GENERATED = {
-    'generic.md.j2': ('a6025b1a6be9c1ad21f88d1c35e2a550e1c8f2ed323f166956bc5dbf15e5d7cf', (), 'studygen.render.generic_template_code'),
+    'generic.md.j2': ('de66a21e1c97849d5d51ae2cecaa2a6d0e764936ab1519fcb88462a554d7d1fe', (), 'studygen.render.generic_template_code'),
 }

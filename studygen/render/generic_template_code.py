@@ -203,6 +203,7 @@ def block_latency(context, missing=missing, environment=environment):
     _block_vars = {}
     l_0_study = resolve('study')
     l_0_figures = resolve('figures')
+    l_0_compile_rule = resolve('compile_rule')
     l_0_host_bound = resolve('host_bound')
     l_0_latency_tables = missing
     try:
@@ -239,6 +240,13 @@ def block_latency(context, missing=missing, environment=environment):
             yield environment.printed(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'table'), index=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'index_fields'), job_id=environment.getattr(l_1_group, 'jobs'), _loop_vars=_loop_vars, **environment.getattr(l_1_group, 'filters')), variants=environment.getattr(l_1_group, 'variants'), jobs=environment.getattr(l_1_group, 'jobs'), value_header='{label} (ms)', derived=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'ratio_columns'), environment.getattr(l_1_group, 'variants'), _loop_vars=_loop_vars), missing='—', _loop_vars=_loop_vars, **environment.getattr(l_1_group, 'filters')))
             yield environment.produced('\n\n')
         l_1_group = missing
+        l_0_compile_rule = environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'compilation_rule_text'), mode='compile', _block_vars=_block_vars)
+        _block_vars['compile_rule'] = l_0_compile_rule
+        if (undefined(name='compile_rule') if l_0_compile_rule is missing else l_0_compile_rule):
+            pass
+            yield environment.produced("Compiled cells: each compilation ran in its own process with an empty Inductor cache, and a cell prints the median and range of its compilations' medians; how many compilations each got: ")
+            yield environment.printed((undefined(name='compile_rule') if l_0_compile_rule is missing else l_0_compile_rule))
+            yield environment.produced('.\n\n')
         l_0_host_bound = environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'host_bound_latencies'), kind='latency', shown=True, _block_vars=_block_vars)
         _block_vars['host_bound'] = l_0_host_bound
         if (undefined(name='host_bound') if l_0_host_bound is missing else l_0_host_bound):
@@ -621,4 +629,4 @@ def block_provenance(context, missing=missing, environment=environment):
     l_1_job = l_1_note = missing
 
 blocks = {'header': block_header, 'summary': block_summary, 'variants': block_variants, 'method': block_method, 'image_sets': block_image_sets, 'results': block_results, 'latency': block_latency, 'plan_size': block_plan_size, 'quality': block_quality, 'agreement': block_agreement, 'kernel_time': block_kernel_time, 'spread': block_spread, 'side_findings': block_side_findings, 'runs_without_figure': block_runs_without_figure, 'not_measured': block_not_measured, 'notes': block_notes, 'known_gaps': block_known_gaps, 'revisit': block_revisit, 'provenance': block_provenance}
-debug_info = '7=11&17=12&23=13&44=14&46=15&54=16&144=17&155=18&190=19&199=20&211=21&222=22&232=23&246=24&257=25&268=26&7=28&8=38&10=40&12=42&13=44&17=47&20=57&23=60&26=76&28=80&31=84&32=88&34=90&35=92&38=94&39=97&44=101&46=110&47=119&50=122&54=125&59=143&60=145&61=148&63=154&64=159&65=162&67=168&68=173&69=176&71=182&72=184&75=187&78=190&82=193&116=194&125=195&82=197&87=221&88=223&89=226&91=228&92=230&96=232&97=235&98=237&101=239&105=242&106=244&107=247&109=249&110=253&116=258&117=268&118=270&121=273&125=276&127=292&128=294&131=297&132=300&135=303&136=306&138=308&144=312&147=322&148=324&151=327&155=330&156=353&157=355&160=358&161=360&166=362&167=365&168=367&171=369&175=372&176=376&178=379&179=383&181=386&182=390&184=393&185=397&190=402&191=412&192=414&195=417&199=420&201=436&202=438&205=441&206=445&211=450&212=466&213=468&216=471&217=475&222=480&223=495&226=498&227=502&232=507&235=522&238=525&239=529&241=531&246=535&247=551&248=553&251=556&252=560&257=565&258=581&259=583&262=586&263=590&268=595&271=611&273=613&274=617'
+debug_info = '7=11&17=12&23=13&44=14&46=15&54=16&150=17&161=18&196=19&205=20&217=21&228=22&238=23&252=24&263=25&274=26&7=28&8=38&10=40&12=42&13=44&17=47&20=57&23=60&26=76&28=80&31=84&32=88&34=90&35=92&38=94&39=97&44=101&46=110&47=119&50=122&54=125&59=143&60=145&61=148&63=154&64=159&65=162&67=168&68=173&69=176&71=182&72=184&75=187&78=190&82=193&122=194&131=195&82=197&87=222&88=224&89=227&91=229&92=231&96=233&97=236&98=238&101=240&105=243&106=245&107=248&111=250&112=252&113=255&115=257&116=261&122=266&123=276&124=278&127=281&131=284&133=300&134=302&137=305&138=308&141=311&142=314&144=316&150=320&153=330&154=332&157=335&161=338&162=361&163=363&166=366&167=368&172=370&173=373&174=375&177=377&181=380&182=384&184=387&185=391&187=394&188=398&190=401&191=405&196=410&197=420&198=422&201=425&205=428&207=444&208=446&211=449&212=453&217=458&218=474&219=476&222=479&223=483&228=488&229=503&232=506&233=510&238=515&241=530&244=533&245=537&247=539&252=543&253=559&254=561&257=564&258=568&263=573&264=589&265=591&268=594&269=598&274=603&277=619&279=621&280=625'

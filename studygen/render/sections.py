@@ -12,7 +12,7 @@ import re
 from ..errors import TemplateError
 from ..numbers import format_number
 from ..records.checkpoints import prefix_of
-from ..records.keys import FIELDS, measuring_machine
+from ..records.keys import FIELDS, measuring_machine, stated_software
 from ..records.kinds import RESULT_KINDS, Kind
 from ..records.profile_spread import cpu_operator_profile
 from ..study.analyses import UNCLASSIFIED_LIMIT, kernel_time_over_compute, precision_inversions, unclassified_share
@@ -130,7 +130,7 @@ class SectionHelpers(ViewBase):
         body = []
         for record, revision, commit, machine in zip(records, revisions, commits, machines):
             p = record.provenance
-            software = ", ".join(f"{k} {v}" for k, v in sorted((p.get("software") or {}).items()) if v)
+            software = ", ".join(f"{k} {v}" for k, v in sorted(stated_software(p).items()) if v)
             origin = "transcribed: " + p["source"]["citation"] if "source" in p else \
                 f"collected by {p['collector']['name']} {p['collector']['version']}"
             weights = p["checkpoint"]["weights"]

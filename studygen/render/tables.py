@@ -16,6 +16,7 @@ from ..numbers import format_number
 from ..records.kinds import KERNEL_SHARE_METRIC, RESULT_KINDS, Kind, kind_words
 from ..records.keys import CPU_PREFIX
 from ..records.profile_spread import CPU_SPAN, ITERATION_SPAN, WHOLE_TRACE_SPAN
+from ..study.host_bound import host_bound
 from ..study.rows import Row
 from ..study.timing import describe, row_kernel_span, shown_rows, timing_label, timing_signature, timing_words
 from .escaping import escape_cell, escape_label
@@ -314,7 +315,12 @@ class TableHelpers(SpanHelpers, PooledCellHelpers):
         for kind, a, b, _ in derived:
             pooled = (self._pooled_table_ratio([row._row for row in cells[a]], [row._row for row in cells[b]])
                       if kind == "ratio" and a in cells and b in cells else None)
-            line.append(pooled or (self._derived_cell(kind, cells[a], cells[b]) if a in cells and b in cells else "n/a"))
+            cell = pooled or (self._derived_cell(kind, cells[a], cells[b]) if a in cells and b in cells else "n/a")
+            # a ratio with a host-bound timing on either side compares the host's work per forward (the README lists
+            # such timings under the table): said in the cell, or it reads as the GPU's (a new user's tiny ResNet)
+            if kind == "ratio" and any(host_bound(row._row) for side in (a, b) for row in cells.get(side, ())):
+                cell += " (host-bound)"
+            line.append(cell)
         return line
 
     def _compiled_or_cell_figure(self, rows: list[TemplateRow]) -> str:

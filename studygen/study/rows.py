@@ -35,6 +35,9 @@ from ..records.keys import measuring_machine
 
 # A reason that states a coefficient of variation itself ("CV 21.6 % over all samples", collect run's words)
 STATES_CV = re.compile(r"\b(?:CV|coefficient of variation)\s*=?\s*[0-9]+(?:\.[0-9]+)?\s*%", re.IGNORECASE)
+# collect run's other test, worded with its own figures (collect/run/timing.py): repeat medians that spread wider
+# than any repeat's interquartile range; a reason stating it names the test that flagged the timing
+STATES_SPAN = re.compile(r"\brepeat medians span\s+[0-9]+(?:\.[0-9]+)?\s*ms\b")
 
 # Method settings that make two latencies incomparable, in the order ``timing_method`` names them.
 TIMING_METHOD_FIELDS = ("cuda_graph", "data_transfers", "spin_wait", "host_sync", "intra_op_threads")
@@ -244,9 +247,15 @@ class Row:
         (:data:`STATES_CV`): ``collect trtexec`` names the flag and keeps its
         figure as ``cv``, ``collect run`` words its own test (``CV 21.6 % over
         all samples exceeds 5 %``). Any other percent sign (a log named
-        ``fp16_100%clocks.log``, "fans at 100%") is no CV."""
+        ``fp16_100%clocks.log``, "fans at 100%") is no CV. A reason that
+        states collect run's other test with its figures (:data:`STATES_SPAN`:
+        repeat medians wider apart than any repeat's interquartile range)
+        gets no CV either: that test flagged it, and collect run words a CV
+        over its limit itself, so a CV put before it is one under the limit
+        read as a cause (a new user's ``coefficient of variation 4.6379%;
+        repeat medians span 0.136 ms, ...``, flagged by the span alone)."""
         reason = self.unstable_reason or "flagged unstable"
-        if self.cv is None or STATES_CV.search(reason):
+        if self.cv is None or STATES_CV.search(reason) or STATES_SPAN.search(reason):
             return reason
         return f"coefficient of variation {cv_text(self.cv)}; {reason}"
 

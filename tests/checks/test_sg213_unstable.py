@@ -239,3 +239,19 @@ def test_a_figure_before_against_is_a_quote(tmp_path):
     for summary in ("fp16 is faster (14.17 vs. 5.889 ms).", "fp16 is faster (14.17 versus 5.889 ms)."):
         assert len(sg213_unstable.quoted_unstable(prose_study(tmp_path / str(len(summary)), summary, results),
                                                   None)) == 1
+
+
+def test_a_timing_flagged_by_its_repeat_span_alone_names_no_cv_as_a_cause(tmp_path):
+    # a new user's batch-32 fp16 timing: CV 3.81 % (under collect run's 5 % limit), flagged only because its
+    # repeat medians spread wider than any repeat's interquartile range; the finding read "coefficient of
+    # variation 3.81%; repeat medians span ..." as if the CV were a cause
+    span = "repeat medians span 0.212 ms, more than the widest within-repeat interquartile range (0.187 ms)"
+    results = [latency("fp16", 3.116, unstable=True, unstable_reason=span, distribution={"cv": 0.0381}),
+               latency("fp8", 2.907, unstable=True, unstable_reason="trtexec flagged the GPU compute time unstable",
+                       distribution={"cv": 0.0217})]
+    study = load(tmp_path, records=[record("job", results)], template=TEMPLATE)
+    (finding,) = sg213_unstable.check(CheckContext(study))
+    assert finding.message == (
+        'range "1.07x" is built on an unstable timing: 3.116 ms (fp16, 800x800, batch 1, job job): ' + span +
+        "; 2.907 ms (fp8, 800x800, batch 1, job job): coefficient of variation 2.17%; trtexec flagged the GPU "
+        "compute time unstable")

@@ -199,7 +199,7 @@ def test_markdown_cells_cannot_break_the_table(tmp_path):
 def test_json(report):
     data = json.loads(format_json(report))
     assert (data["base"], data["head"]) == ("main (0123456789ab)", "the working tree")
-    assert data["summary"] == {"beyond spread": 1, "within spread": 0, "new job": 0, "new": 1, "removed": 0, "unchanged": 1,
+    assert data["summary"] == {"beyond spread": 1, "within spread": 0, "new job": 0, "host-bound": 0, "new": 1, "removed": 0, "unchanged": 1,
                                "re-keyed": 0, "provenance changes": 0, "regrouped": 0, "verdict changes": 2, "sentences changed": 1, "findings appeared": 1, "findings gone": 0,
                                "findings changed": 0, "new error findings": 1, "families removed": 0, "unreadable at base": 0,
                                "unreadable at head": 0}

@@ -57,3 +57,21 @@ def test_a_study_whose_record_names_no_machine_says_none(tmp_path):
     assert provenance_rows(lines)[:2] == [["Job", "GPU"], ["cpu-1", "not stated"]]
     assert "- fp16 at 224 x 224 (eager) is slower than fp32 with 0.58 ms against 0.45 ms." in lines
     assert not any("on not stated" in line for line in lines)
+
+
+def test_a_cpu_record_lists_no_cuda_version_nor_is_keyed_under_one(tmp_path):
+    # a --cpu record written before collect run left CUDA out: its software says cuda 12.6 (torch's build)
+    provenance = collected_provenance(gpu=None, tensorrt=None, gpu_count=0, driver=None, cpu=XEON,
+                                      software={"torch": "2.9.1+cu126", "cuda": "12.6", "python": "3.12.4"})
+    gpu_record = record("l40s", [cpu_latency("fp32", 0.2, 0.2)],
+                        collected_provenance(gpu="NVIDIA L40S", tensorrt=None,
+                                             software={"torch": "2.9.1+cu126", "cuda": "12.6"}))
+    study = load(tmp_path, records=[record("cpu-2", [cpu_latency("fp32", 0.8, 0.8)], provenance), gpu_record],
+                 template=GENERIC, study=TWO)
+    keys = {row.job_id: row.key.software for row in study.rows}
+    assert keys == {"cpu-2": "torch=2.9.1+cu126", "l40s": "torch=2.9.1+cu126,cuda=12.6"}
+    lines = readme_lines(study)
+    table = [line for line in lines[lines.index("## Provenance"):] if line.startswith("| cpu-2") or
+             line.startswith("| l40s")]
+    assert "| python 3.12.4, torch 2.9.1+cu126 |" in table[0].replace("  ", "")
+    assert "cuda 12.6, torch 2.9.1+cu126" in table[1]

@@ -304,3 +304,30 @@ def test_a_timing_whose_kernels_fill_its_median_is_the_gpus_whatever_the_host_is
 def test_a_timing_whose_kernels_take_exactly_nine_tenths_of_its_median_is_the_gpus(tmp_path):
     study = study_of(tmp_path, [torch_latency("fp32", "eager", 8.0, 7.9), kernels("fp32", "eager", 7.2)])
     assert not any(line.startswith("Host-bound timings") for line in readme_lines(study))
+
+
+def test_a_ratio_cell_resting_on_a_host_bound_timing_says_so(tmp_path):
+    # a new user's tiny ResNet: its eager ratio read as the GPU's. fp32 eager 8.0 ms issued in 7.9 ms (host-bound),
+    # fp16 eager 6.0 ms issued in 2.0 ms: 8.0 / 6.0 = 1.33x, one side the host's pace; compiled fp32 5.0 ms and
+    # fp16 4.0 ms, issued in 1.0 ms each: 1.25x, the GPU's, unmarked
+    study = study_of(tmp_path, [torch_latency("fp32", "eager", 8.0, 7.9), torch_latency("fp16", "eager", 6.0, 2.0),
+                                torch_latency("fp32", "compile", 5.0, 1.0), torch_latency("fp16", "compile", 4.0, 1.0)])
+    lines = readme_lines(study)
+    assert cells(lines, "Timed as PyTorch eager") == [["H100 80GB HBM3", "224 x 224", "1", "8.0", "6.0",
+                                                       "1.33x (host-bound)"]]
+    assert cells(lines, "Timed as PyTorch torch.compile") == [["H100 80GB HBM3", "224 x 224", "1", "5.0", "4.0", "1.25x"]]
+
+
+def test_compiled_cells_say_how_many_compilations_and_that_a_fixed_count_tested_no_further_one(tmp_path):
+    # a new user's fp16 at 384 x 384: three compilations, 3.20 to 3.42 ms, read as the range a next compilation lands
+    # in; one compiled and timed apart took 3.85 ms. A fixed count tested nothing of the kind, and says so
+    fixed = {"compilations": 3, "count": 3, "stopped": "fixed count"}
+    fp32 = dict(torch_latency("fp32", "compile", 3.22, 1.0, [3.11, 3.25, 3.22]), compilation_rule=fixed)
+    fp16 = dict(torch_latency("fp16", "compile", 3.34, 1.0, [3.20, 3.42, 3.34]), compilation_rule=fixed)
+    lines = readme_lines(study_of(tmp_path, [fp32, fp16]))
+    assert ("Compiled cells: each compilation ran in its own process with an empty Inductor cache, and a cell prints "
+            "the median and range of its compilations' medians; how many compilations each got: a fixed 3 "
+            "compilations (no test of whether a further compilation falls inside their range).") in lines
+    # an eager study prints no such line
+    assert not any(line.startswith("Compiled cells:") for line in readme_lines(
+        study_of(tmp_path / "eager", [torch_latency("fp32", "eager", 8.0, 2.0)])))

@@ -177,3 +177,21 @@ def test_a_cpu_run_on_a_machine_with_a_gpu_names_the_cpu_not_the_gpu(tmp_path, m
                                 dirty=False)
     assert (on_gpu["gpu"], on_gpu["gpu_count"], on_gpu["driver"]) == ("NVIDIA H200", 1, "570.1")
     assert on_gpu["notes"][0].startswith("torch.backends.cuda.matmul.allow_tf32=")
+
+
+def test_a_cpu_run_records_no_cuda_version(tmp_path, monkeypatch):
+    # a new user's --cpu record listed cuda 13.0 (the toolkit this torch was built with) though no CUDA ran
+    import torch
+
+    monkeypatch.setattr(torch.version, "cuda", "12.8")
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "get_device_name", lambda *device: "NVIDIA L40S")
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
+    monkeypatch.setattr("studygen.collect.run.provenance.nvml_gpus", lambda: (["NVIDIA L40S"], "575.2", None))
+    on_cpu = collect_provenance(root=tmp_path, checkpoint={}, command="", dataset_revision=None, commit="abc1234",
+                                dirty=False, on_gpu=False)
+    on_gpu = collect_provenance(root=tmp_path, checkpoint={}, command="", dataset_revision=None, commit="abc1234",
+                                dirty=False)
+    assert on_cpu["software"]["cuda"] is None
+    assert on_cpu["software"]["torch"] == torch.__version__
+    assert on_gpu["software"]["cuda"] == "12.8"

@@ -46,7 +46,8 @@ def collect_provenance(*, root: Path, checkpoint: dict, commit: str | None, comm
     unused_gpu = torch.cuda.get_device_name() if cuda and not on_gpu else None
     gpu = torch.cuda.get_device_name() if cuda and on_gpu else None  # the current (pinned) device
     software = {
-        "torch": torch.__version__, "cuda": torch.version.cuda,
+        # a --cpu run ran no CUDA: torch.version.cuda names only the toolkit torch was built with
+        "torch": torch.__version__, "cuda": torch.version.cuda if on_gpu else None,
         "transformers": package_version(DISTRIBUTIONS["transformers"]),
         "modelopt": package_version(DISTRIBUTIONS["modelopt"]), "timm": package_version(DISTRIBUTIONS["timm"]),
         "python": platform.python_version(), "scikit-image": package_version(DISTRIBUTIONS["scikit-image"]),
