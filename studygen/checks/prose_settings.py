@@ -107,7 +107,7 @@ def _setting_findings(study, path: tuple, text: str, readme: str | None, printed
             records = {id(row.record): row.record for row in about}
             other = {id(row.record) for row in about if settings[row] != value}
             said_of = (f"says every run{which} was timed with {shown}, which {len(other)} of its {len(records)} "
-                       f"records were not")
+                       f"records {'was' if len(other) == 1 else 'were'} not")
         else:
             said_of = (f"{'names' if in_title else 'states a result ' + setting.preposition} {shown}{which}, which "
                        f"{'none of its records' if subject else 'no record'} measured")

@@ -44,11 +44,14 @@ def _warnings(tmp_path, sentence: str, records=RECORDS) -> list[str]:
     ("The A10G run was timed with CUDA graphs and is 1.4x slower than the L4 run.",
      "/decision/summary states a result with CUDA graphs on for the A10G, which none of its records measured "
      "(CUDA graph settings measured for the A10G: off)"),
+    ("All runs were timed without CUDA graphs.",
+     "/decision/summary says every run was timed with CUDA graphs off, which 2 of its 3 records were not "
+     "(CUDA graph settings measured: off, on)"),
     ("All runs were timed with CUDA graphs.",
-     "/decision/summary says every run was timed with CUDA graphs on, which 1 of its 3 records were not "
+     "/decision/summary says every run was timed with CUDA graphs on, which 1 of its 3 records was not "
      "(CUDA graph settings measured: off, on)"),
     ("Every fp16 latency was measured without data transfers.",
-     "/decision/summary says every run for fp16 was timed with data transfers off, which 1 of its 2 records were not "
+     "/decision/summary says every run for fp16 was timed with data transfers off, which 1 of its 2 records was not "
      "(data transfer settings measured for fp16: off, on)"),
 ])
 def test_a_method_no_run_named_was_timed_with_is_warned(tmp_path, sentence, message):
@@ -82,10 +85,10 @@ def test_records_that_state_no_method_say_nothing_of_one(tmp_path):
 @pytest.mark.parametrize(("sentence", "message"), [
     # the verb that says how the runs were timed is the method's own word (an attack, session 27: all three passed)
     ("Every run used CUDA graphs.",
-     "/decision/summary says every run was timed with CUDA graphs on, which 1 of its 3 records were not "
+     "/decision/summary says every run was timed with CUDA graphs on, which 1 of its 3 records was not "
      "(CUDA graph settings measured: off, on)"),
     ("All runs skipped host-to-device copies.",
-     "/decision/summary says every run was timed with data transfers off, which 1 of its 3 records were not "
+     "/decision/summary says every run was timed with data transfers off, which 1 of its 3 records was not "
      "(data transfer settings measured: off, on)"),
     ("On the A10G the engine ran with data transfers omitted.",
      "/decision/summary states a result with data transfers off for the A10G, which none of its records measured "
@@ -128,7 +131,7 @@ def test_a_method_turned_off_after_its_with_is_read_off(tmp_path):
      "measured (data transfer settings measured for the A10G, fp16: on)"),
     # "both" speaks of every run it names; "graph replay" is PyTorch's word for a CUDA graph run
     ("Both cards were timed with CUDA graphs.",
-     "/decision/summary says every run was timed with CUDA graphs on, which 1 of its 3 records were not "
+     "/decision/summary says every run was timed with CUDA graphs on, which 1 of its 3 records was not "
      "(CUDA graph settings measured: off, on)"),
     ("The A10G latency was timed via graph replay over 200 iterations.",
      "/decision/summary states a result with CUDA graphs on for the A10G, which none of its records measured "
@@ -162,7 +165,7 @@ def test_what_a_time_includes_or_excludes_is_no_method(tmp_path):
      "/decision/summary states a result with data transfers off for the A10G, which none of its records measured "
      "(data transfer settings measured for the A10G: on)"),
     ("Every engine was run with `--noDataTransfers`.",
-     "/decision/summary says every run was timed with data transfers off, which 1 of its 3 records were not "
+     "/decision/summary says every run was timed with data transfers off, which 1 of its 3 records was not "
      "(data transfer settings measured: off, on)"),
 ])
 def test_a_method_before_its_verb_is_read(tmp_path, sentence, message):
