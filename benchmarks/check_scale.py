@@ -30,7 +30,16 @@ Prints the figures against the targets of issues 7, 11 and 25:
 - doubling the records costs at most 2.2x the time;
 - ``studygen --help`` in <= 0.3 s (lazy imports).
 
-Last measured at the default scale (main 5f78300, 2026-12-06 11:04,
+Last measured at the default scale (main 551519f, 2026-12-06 13:00,
+``--repeat 2``, load average 1.1, helpers stopped): the floor 38.5 us a
+record at 10,000 and 29.9 us at 20,000 (the floor itself moves between the
+two parts); 10,000 records 2.55 s (6.6x), one process 4.27 s (11.1x);
+20,000 records 3.64 s (6.1x), one process 6.77 s (11.3x); doubling 1.43x.
+Target 5x: missed. Interleaved on the kept 20 x 500 project, one process,
+4 rounds: best 3.74 s CPU at session 27's start (81faeaa), 3.28 s (-12 %:
+SG224 had listed and keyed every row for each prose field and setting).
+
+Measured before at the default scale (main 5f78300, 2026-12-06 11:04,
 ``--repeat 2``, load average 0.9-1.1): the floor 28.9 us a record; 10,000
 records 2.35 s (8.1x), one process 3.75 s (12.9x); 20,000 records 4.38 s
 (7.6x), one process 7.38 s (12.8x); doubling 1.87x. Target 5x: missed.
