@@ -13,7 +13,7 @@ gives them only for that text and under the Jinja version in
 JINJA2_VERSION = '3.1.6'
 FIGURES = {
     'generic.md.j2': (
-        'de66a21e1c97849d5d51ae2cecaa2a6d0e764936ab1519fcb88462a554d7d1fe',
+        'cea94ca76d0f0d6d4309f128f515c2a99cfdcc7ddae09345543577b7154e2c6e',
         (),
         (),
     ),

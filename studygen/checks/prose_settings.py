@@ -108,6 +108,9 @@ def _setting_findings(study, path: tuple, text: str, readme: str | None, printed
             other = {id(row.record) for row in about if settings[row] != value}
             said_of = (f"says every run{which} was timed with {shown}, which {len(other)} of its {len(records)} "
                        f"records {'was' if len(other) == 1 else 'were'} not")
+        elif setting.method and not in_title:  # how a run was done, no result: said as such
+            said_of = (f"says a run{which} was timed with {shown}, which "
+                       f"{'none of its records' if subject else 'no record'} was")
         else:
             said_of = (f"{'names' if in_title else 'states a result ' + setting.preposition} {shown}{which}, which "
                        f"{'none of its records' if subject else 'no record'} measured")
@@ -119,9 +122,36 @@ def _setting_findings(study, path: tuple, text: str, readme: str | None, printed
 
 
 def _rows_said(study, rows: list, said: str, method: bool) -> tuple[str, list]:
-    """:func:`rows_named` of ``said``; for a ``method``, of ``said`` up to a comparison's reference."""
-    reference = _REFERENCE.search(said) if method else None
-    return rows_named(study, rows, said[:reference.start()] if reference else said)
+    """:func:`rows_named` of ``said``; for a ``method``, of ``said`` up to a comparison's reference, narrowed
+    further to the batches, shapes and jobs it names where some of those rows have them (:func:`_narrowed`)."""
+    if not method:
+        return rows_named(study, rows, said)
+    reference = _REFERENCE.search(said)
+    said = said[:reference.start()] if reference else said
+    subject, about = rows_named(study, rows, said)
+    return _narrowed(said, subject, about)
+
+
+def _narrowed(said: str, subject: str, about: list) -> tuple[str, list]:
+    """``(subject, about)`` narrowed to the batches (:data:`BATCH`), shapes (:data:`SHAPE`) and jobs ``said`` names,
+    each where a row of ``about`` has one of them (one no row has narrows nothing: the batch and shape readings
+    report it), the subject saying so ("the H100, batch 1"). Case (a new user's study, session 27): "The H100 run
+    at batch 1 was timed with --noDataTransfers." passed because the H100's batch-4 run was timed so."""
+    words = [subject] if subject else []
+    tests = (
+        ({int(m.group(1)) for m in BATCH.finditer(said)}, lambda row: row.batch,
+         lambda batch: f"batch {batch}"),
+        ({_shape_key(m.group(1)) for m in SHAPE.finditer(said)}, lambda row: _shape_key(row.shape or ""),
+         lambda shape: shape.replace("x", " x ")),
+        ({job for job in {row.job_id for row in about} if job and re.search(
+            rf"(?<![\w-]){re.escape(job)}(?![\w-])", said, re.IGNORECASE)}, lambda row: row.job_id,
+         lambda job: f"job {job}"))
+    for named, of, word in tests:
+        kept = [row for row in about if of(row) in named] if named else []
+        if kept:
+            about = kept
+            words.append(", ".join(word(value) for value in sorted(named, key=str) if any(of(r) == value for r in kept)))
+    return ", ".join(words), about
 
 
 def _setting_hint(setting, in_title: bool) -> str:

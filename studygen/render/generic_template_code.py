@@ -519,18 +519,43 @@ def block_notes(context, missing=missing, environment=environment):
     cond_expr_undefined = Undefined
     if 0: yield None
     _block_vars = {}
+    l_0_namespace = resolve('namespace')
     l_0_study = resolve('study')
+    l_0_written = missing
     try:
         t_1 = environment.filters['studygen_steps']
     except KeyError:
         @internalcode
         def t_1(*unused):
             raise TemplateRuntimeError("No filter named 'studygen_steps' found.")
+    try:
+        t_3 = environment.tests['string']
+    except KeyError:
+        @internalcode
+        def t_3(*unused):
+            raise TemplateRuntimeError("No test named 'string' found.")
     pass
-    if environment.call(context, environment.getattr(environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'spec'), 'get'), 'notes', _block_vars=_block_vars):
+    l_0_written = environment.call(context, (undefined(name='namespace') if l_0_namespace is missing else l_0_namespace), any=False, _block_vars=_block_vars)
+    _block_vars['written'] = l_0_written
+    def t_4(fiter):
+        for (l_1_name, l_1_text) in fiter:
+            if (t_3(l_1_text) and environment.call(context, environment.getattr(l_1_text, 'strip'))):
+                yield (l_1_name, l_1_text)
+    for (l_1_name, l_1_text) in t_4(t_1(environment.call(context, environment.getattr((environment.call(context, environment.getattr(environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'spec'), 'get'), 'notes', _block_vars=_block_vars) or {}), 'items'), _block_vars=_block_vars))):
+        _loop_vars = {}
+        pass
+        if not isinstance(l_0_written, Namespace):
+            raise TemplateRuntimeError("cannot assign attribute on non-namespace object")
+        l_0_written['any'] = True
+    l_1_name = l_1_text = missing
+    if environment.getattr((undefined(name='written') if l_0_written is missing else l_0_written), 'any'):
         pass
         yield environment.produced('## Notes\n\n')
-        for (l_1_name, l_1_text) in t_1(environment.call(context, environment.getattr(environment.getattr(environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'spec'), 'notes'), 'items'), _block_vars=_block_vars)):
+        def t_5(fiter):
+            for (l_1_name, l_1_text) in fiter:
+                if (t_3(l_1_text) and environment.call(context, environment.getattr(l_1_text, 'strip'))):
+                    yield (l_1_name, l_1_text)
+        for (l_1_name, l_1_text) in t_5(t_1(environment.call(context, environment.getattr(environment.getattr(environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'spec'), 'notes'), 'items'), _block_vars=_block_vars))):
             _loop_vars = {}
             pass
             yield environment.produced('### ')
@@ -629,4 +654,4 @@ def block_provenance(context, missing=missing, environment=environment):
     l_1_job = l_1_note = missing
 
 blocks = {'header': block_header, 'summary': block_summary, 'variants': block_variants, 'method': block_method, 'image_sets': block_image_sets, 'results': block_results, 'latency': block_latency, 'plan_size': block_plan_size, 'quality': block_quality, 'agreement': block_agreement, 'kernel_time': block_kernel_time, 'spread': block_spread, 'side_findings': block_side_findings, 'runs_without_figure': block_runs_without_figure, 'not_measured': block_not_measured, 'notes': block_notes, 'known_gaps': block_known_gaps, 'revisit': block_revisit, 'provenance': block_provenance}
-debug_info = '7=11&17=12&23=13&44=14&46=15&54=16&150=17&161=18&196=19&205=20&217=21&228=22&238=23&252=24&263=25&274=26&7=28&8=38&10=40&12=42&13=44&17=47&20=57&23=60&26=76&28=80&31=84&32=88&34=90&35=92&38=94&39=97&44=101&46=110&47=119&50=122&54=125&59=143&60=145&61=148&63=154&64=159&65=162&67=168&68=173&69=176&71=182&72=184&75=187&78=190&82=193&122=194&131=195&82=197&87=222&88=224&89=227&91=229&92=231&96=233&97=236&98=238&101=240&105=243&106=245&107=248&111=250&112=252&113=255&115=257&116=261&122=266&123=276&124=278&127=281&131=284&133=300&134=302&137=305&138=308&141=311&142=314&144=316&150=320&153=330&154=332&157=335&161=338&162=361&163=363&166=366&167=368&172=370&173=373&174=375&177=377&181=380&182=384&184=387&185=391&187=394&188=398&190=401&191=405&196=410&197=420&198=422&201=425&205=428&207=444&208=446&211=449&212=453&217=458&218=474&219=476&222=479&223=483&228=488&229=503&232=506&233=510&238=515&241=530&244=533&245=537&247=539&252=543&253=559&254=561&257=564&258=568&263=573&264=589&265=591&268=594&269=598&274=603&277=619&279=621&280=625'
+debug_info = '7=11&17=12&23=13&44=14&46=15&54=16&150=17&161=18&196=19&205=20&217=21&228=22&238=23&257=24&268=25&279=26&7=28&8=38&10=40&12=42&13=44&17=47&20=57&23=60&26=76&28=80&31=84&32=88&34=90&35=92&38=94&39=97&44=101&46=110&47=119&50=122&54=125&59=143&60=145&61=148&63=154&64=159&65=162&67=168&68=173&69=176&71=182&72=184&75=187&78=190&82=193&122=194&131=195&82=197&87=222&88=224&89=227&91=229&92=231&96=233&97=236&98=238&101=240&105=243&106=245&107=248&111=250&112=252&113=255&115=257&116=261&122=266&123=276&124=278&127=281&131=284&133=300&134=302&137=305&138=308&141=311&142=314&144=316&150=320&153=330&154=332&157=335&161=338&162=361&163=363&166=366&167=368&172=370&173=373&174=375&177=377&181=380&182=384&184=387&185=391&187=394&188=398&190=401&191=405&196=410&197=420&198=422&201=425&205=428&207=444&208=446&211=449&212=453&217=458&218=474&219=476&222=479&223=483&228=488&229=503&232=506&233=510&238=515&242=538&243=540&244=549&246=551&249=554&250=562&252=564&257=568&258=584&259=586&262=589&263=593&268=598&269=614&270=616&273=619&274=623&279=628&282=644&284=646&285=650'

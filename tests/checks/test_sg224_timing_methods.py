@@ -30,19 +30,19 @@ def _warnings(tmp_path, sentence: str, records=RECORDS) -> list[str]:
 
 @pytest.mark.parametrize(("sentence", "message"), [
     ("The A10G run was timed with CUDA graphs.",
-     "/decision/summary states a result with CUDA graphs on for the A10G, which none of its records measured "
+     "/decision/summary says a run for the A10G was timed with CUDA graphs on, which none of its records was "
      "(CUDA graph settings measured for the A10G: off)"),
     ("On the L4, fp16 was timed without CUDA graphs.",
-     "/decision/summary states a result with CUDA graphs off for the L4, fp16, which none of its records measured "
+     "/decision/summary says a run for the L4, fp16 was timed with CUDA graphs off, which none of its records was "
      "(CUDA graph settings measured for the L4, fp16: on)"),
     ("The L4 latencies were measured with data transfers, host-to-device copies included.",
-     "/decision/summary states a result with data transfers on for the L4, which none of its records measured "
+     "/decision/summary says a run for the L4 was timed with data transfers on, which none of its records was "
      "(data transfer settings measured for the L4: off)"),
     ("trtexec ran the A10G engine with --noDataTransfers.",
-     "/decision/summary states a result with data transfers off for the A10G, which none of its records measured "
+     "/decision/summary says a run for the A10G was timed with data transfers off, which none of its records was "
      "(data transfer settings measured for the A10G: on)"),
     ("The A10G run was timed with CUDA graphs and is 1.4x slower than the L4 run.",
-     "/decision/summary states a result with CUDA graphs on for the A10G, which none of its records measured "
+     "/decision/summary says a run for the A10G was timed with CUDA graphs on, which none of its records was "
      "(CUDA graph settings measured for the A10G: off)"),
     ("All runs were timed without CUDA graphs.",
      "/decision/summary says every run was timed with CUDA graphs off, which 2 of its 3 records were not "
@@ -91,11 +91,11 @@ def test_records_that_state_no_method_say_nothing_of_one(tmp_path):
      "/decision/summary says every run was timed with data transfers off, which 1 of its 3 records was not "
      "(data transfer settings measured: off, on)"),
     ("On the A10G the engine ran with data transfers omitted.",
-     "/decision/summary states a result with data transfers off for the A10G, which none of its records measured "
+     "/decision/summary says a run for the A10G was timed with data transfers off, which none of its records was "
      "(data transfer settings measured for the A10G: on)"),
     # "with ... disabled" turns the method off (the "with" alone read it on: a false warning, the true case silent)
     ("The L4 engines were timed with CUDA graphs disabled.",
-     "/decision/summary states a result with CUDA graphs off for the L4, which none of its records measured "
+     "/decision/summary says a run for the L4 was timed with CUDA graphs off, which none of its records was "
      "(CUDA graph settings measured for the L4: on)"),
 ])
 def test_a_method_whose_own_word_is_the_verb_is_read(tmp_path, sentence, message):
@@ -119,22 +119,22 @@ def test_a_method_turned_off_after_its_with_is_read_off(tmp_path):
 @pytest.mark.parametrize(("sentence", "message"), [
     # a denial in the other part of the clause says nothing of the part naming the method (it was read whole)
     ("The int8 build was never tried, and the A10G was timed with CUDA graphs.",
-     "/decision/summary states a result with CUDA graphs on for the A10G, which none of its records measured "
+     "/decision/summary says a run for the A10G was timed with CUDA graphs on, which none of its records was "
      "(CUDA graph settings measured for the A10G: off)"),
     # the part naming the A10G says the method; the L4 of the other part has it (any run of the two named held it)
     ("The A10G engine used CUDA graphs, and so did the L4 engines.",
-     "/decision/summary states a result with CUDA graphs on for the A10G, which none of its records measured "
+     "/decision/summary says a run for the A10G was timed with CUDA graphs on, which none of its records was "
      "(CUDA graph settings measured for the A10G: off)"),
     # a part naming no run is said of those its clause names
     ("The A10G fp16 latency is 0.8811 ms, and it was measured without data transfers.",
-     "/decision/summary states a result with data transfers off for the A10G, fp16, which none of its records "
-     "measured (data transfer settings measured for the A10G, fp16: on)"),
+     "/decision/summary says a run for the A10G, fp16 was timed with data transfers off, which none of its records "
+     "was (data transfer settings measured for the A10G, fp16: on)"),
     # "both" speaks of every run it names; "graph replay" is PyTorch's word for a CUDA graph run
     ("Both cards were timed with CUDA graphs.",
      "/decision/summary says every run was timed with CUDA graphs on, which 1 of its 3 records was not "
      "(CUDA graph settings measured: off, on)"),
     ("The A10G latency was timed via graph replay over 200 iterations.",
-     "/decision/summary states a result with CUDA graphs on for the A10G, which none of its records measured "
+     "/decision/summary says a run for the A10G was timed with CUDA graphs on, which none of its records was "
      "(CUDA graph settings measured for the A10G: off)"),
 ])
 def test_a_method_is_read_in_its_part_of_the_clause(tmp_path, sentence, message):
@@ -159,10 +159,10 @@ def test_what_a_time_includes_or_excludes_is_no_method(tmp_path):
 @pytest.mark.parametrize(("sentence", "message"), [
     # the method before its verb, and "was run with" (an attack, session 27: all three passed)
     ("On the A10G, CUDA graphs were used for the timed loop.",
-     "/decision/summary states a result with CUDA graphs on for the A10G, which none of its records measured "
+     "/decision/summary says a run for the A10G was timed with CUDA graphs on, which none of its records was "
      "(CUDA graph settings measured for the A10G: off)"),
     ("For the A10G engine, data transfers were skipped.",
-     "/decision/summary states a result with data transfers off for the A10G, which none of its records measured "
+     "/decision/summary says a run for the A10G was timed with data transfers off, which none of its records was "
      "(data transfer settings measured for the A10G: on)"),
     ("Every engine was run with `--noDataTransfers`.",
      "/decision/summary says every run was timed with data transfers off, which 1 of its 3 records was not "
@@ -180,8 +180,28 @@ def test_a_method_before_its_verb_true_of_its_runs_is_silent(tmp_path):
 def test_one_methods_denial_word_denies_no_other_method(tmp_path):
     # the transfers' "without" denied the graphs (one warning of two); a denial's "or" joins a flag to it
     assert _warnings(tmp_path, "The A10G was timed with CUDA graphs and without data transfers.") == [
-        "/decision/summary states a result with CUDA graphs on for the A10G, which none of its records measured "
+        "/decision/summary says a run for the A10G was timed with CUDA graphs on, which none of its records was "
         "(CUDA graph settings measured for the A10G: off)",
-        "/decision/summary states a result with data transfers off for the A10G, which none of its records measured "
+        "/decision/summary says a run for the A10G was timed with data transfers off, which none of its records was "
         "(data transfer settings measured for the A10G: on)"]
     assert _warnings(tmp_path, "The A10G was timed the plain way, without CUDA graphs or --noDataTransfers.") == []
+
+
+def test_a_batch_shape_or_job_named_narrows_the_runs_a_method_is_said_of(tmp_path):
+    # a new user's study (s27): "The H100 run at batch 1 was timed with --noDataTransfers." passed because the H100's
+    # batch-4 run was timed so; here the L4's batch-4 run at 640 x 640 is timed plainly, its batch-1 runs with graphs
+    records = [*RECORDS, record("l4-b4", [latency("fp16", 2.3001, shape="640x640", batch=4, method=PLAIN)],
+                                collected_provenance("NVIDIA L4"))]
+    assert _warnings(tmp_path / "a", "The L4 run at batch 4 was timed with CUDA graphs.", records) == [
+        "/decision/summary says a run for the L4, batch 4 was timed with CUDA graphs on, which none of its records "
+        "was (CUDA graph settings measured for the L4, batch 4: off)"]
+    assert _warnings(tmp_path / "b", "The L4 run at 640 x 640 was timed with CUDA graphs.", records) == [
+        "/decision/summary says a run for the L4, 640 x 640 was timed with CUDA graphs on, which none of its records "
+        "was (CUDA graph settings measured for the L4, 640 x 640: off)"]
+    assert _warnings(tmp_path / "c", "The l4-fp16 job was timed without CUDA graphs.", records) == [
+        "/decision/summary says a run for job l4-fp16 was timed with CUDA graphs off, which none of its records was "
+        "(CUDA graph settings measured for job l4-fp16: on)"]
+    assert _warnings(tmp_path / "d", "The L4 run at batch 1 was timed with CUDA graphs.", records) == []
+    # a batch no run of the L4 has narrows nothing (the batch reading reports it): some L4 run had graphs
+    assert [w for w in _warnings(tmp_path / "e", "The L4 run at batch 8 was timed with CUDA graphs.", records)
+            if "CUDA graph" in w] == []

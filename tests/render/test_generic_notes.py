@@ -50,3 +50,18 @@ def test_a_misquoted_figure_in_a_note_is_reported_at_its_field(tmp_path):
     (finding,) = codes(run_checks(study), "SG222")
     assert finding.pointer == "/notes/method"
     assert "quotes 0.06218 ms" in finding.message and "two digits swapped: 0.06128 ms" in finding.message
+
+
+def test_an_empty_note_prints_nothing_and_the_readme_stays_formatted(tmp_path):
+    # a new user's `probe: ""` (s27): SG218 names it, but render printed its heading and blank lines that mdformat
+    # took out again, so check flagged studygen's own README with SG104
+    study = load(tmp_path / "a", records=RECORDS, template=GENERIC,
+                 study=spec(notes={"probe": "", "blank": "  \n", "method": NOTES["method"]}))
+    lines = CheckContext(study).rendered.readme.splitlines()
+    start = lines.index("## Notes")
+    assert lines[start:start + 5] == ["## Notes", "", "### method", "", NOTES["method"]]
+    assert "### probe" not in lines and "### blank" not in lines
+    assert codes(run_checks(study), "SG104") == []
+    only_empty = load(tmp_path / "b", records=RECORDS, template=GENERIC, study=spec(notes={"probe": ""}))
+    assert "## Notes" not in CheckContext(only_empty).rendered.readme.splitlines()
+    assert codes(run_checks(only_empty), "SG104") == []
