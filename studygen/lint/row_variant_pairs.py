@@ -27,6 +27,7 @@ while the precisions sat in a label column.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left
 from dataclasses import replace
 
@@ -174,6 +175,46 @@ def _nearest(sentence: Sentence) -> set[int]:
     return found
 
 
+_WORD_RE = re.compile(r"[a-z0-9][a-z0-9_+-]*")
+_NAME_SHAPED_RE = re.compile(r"(?<![\w-])([A-Za-z][A-Za-z0-9+-]*)")
+
+
+def _words(texts) -> frozenset[str]:
+    return frozenset(word for text in texts for word in _WORD_RE.findall(text.lower()))
+
+
+def _table_words(table: Table) -> frozenset[str]:
+    found = table.pair_cache.get("row variant words")
+    if found is None:
+        found = table.pair_cache["row variant words"] = _words(
+            (*table.headers, *(cell for row in table.rows for cell in row.cells)))
+    return found
+
+
+def _names_another_tables_row(table: Table, sentence: Sentence) -> bool:
+    """Whether ``sentence`` names, by a word written as a name (a capital after its first letter or letters and
+    digits mixed: ``GEMM``, ``A100``), something another table of its document holds and ``table`` does not: its
+    figures are then of that table's rows. Case (a generated H200 README, session 27): "FP8's GEMM kernels take
+    0.060 to 0.068 ms less than fp16's", a kernel group's difference, was read against a table of latencies and
+    kernel totals whose rows are split by variant."""
+    found = sentence.__dict__.get("_row_variant_names")
+    if found is None:
+        found = sentence.__dict__["_row_variant_names"] = frozenset(
+            match.group(1).lower() for match in _NAME_SHAPED_RE.finditer(sentence.text) if _name_shaped(match.group(1)))
+    if not found:
+        return False
+    document = sentence.block.document
+    everywhere = document.__dict__.get("_row_variant_words")
+    if everywhere is None:  # every table's words, once a document (a word this table lacks is another's)
+        everywhere = document.__dict__["_row_variant_words"] = frozenset().union(*map(_table_words, document.tables))
+    mine = _table_words(table)
+    return any(name not in mine and name in everywhere for name in found)
+
+
+def _name_shaped(word: str) -> bool:
+    return any(c.isupper() for c in word[1:]) or (any(c.isdigit() for c in word) and any(c.isalpha() for c in word))
+
+
 def row_variant_pairs(table: Table, unit: str | None, sentence: Sentence) -> list[tuple[Series, Series]]:
     """Pairs of ``unit`` from the row pairs of a label column of two labels that ``sentence`` names one of
     (the named one first; both named: the first named first), two keys at least; [] when there is none.
@@ -181,6 +222,8 @@ def row_variant_pairs(table: Table, unit: str | None, sentence: Sentence) -> lis
     found: list[tuple[Series, Series]] = []
     if table.section != sentence.block.section and id(table) not in _nearest(sentence):
         return found  # a far table the sentence names, past the nearest few: no pair (lint stays linear)
+    if _names_another_tables_row(table, sentence):
+        return found
     for column, labels, words in _variant_columns(table):
         said = _said(sentence)
         spans = [_at(said, named) for named in words]
