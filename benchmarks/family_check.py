@@ -31,7 +31,19 @@ the same way (they kept caches): ``--extra-check-args=--no-cache`` with a
 warm cache folder is the uncached check issue 25 measured, ``--cache-dir ''``
 runs with no cache folder at all.
 
-Last measured (main 5f78300 against a467614, session 26's start, with
+Last measured (main 551519f against 81faeaa, session 27's start, with
+``--before``, 2026-12-06 12:57-13:00, load average 1.0-1.3, ``--repeat 10``,
+two runs): check of the project 0.94x the start's wall time, one process
+1.01x (the session's new readings paid for by its speed work), 10.5x
+``--help`` (0.062 s) in the second run, the start 11.6x in the first;
+render deformable_detr_h200_torch 0.294-0.334 s (5.3-5.4x; the start
+5.4x), deformable_detr 4.0x. Targets 8x and 5x: missed. The libraries'
+own floor for that render (imports of click, jinja2, PyYAML, markdown-it
+and mdformat, the study file's YAML, the family template's compile, one
+mdformat pass over its README, the interpreter) is about 0.24 s, 3.9x
+``--help``.
+
+Measured before (main 5f78300 against a467614, session 26's start, with
 ``--before``, 2026-12-06 11:03, load average 0.4-0.9, ``--repeat 10``):
 check of the project 0.557 s against 0.521 s (10.0x ``--help`` of 0.056 s,
 9.6x; CPU 1.07x: the session's new readings, SG225 among them), one process
