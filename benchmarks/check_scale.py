@@ -30,7 +30,7 @@ Prints the figures against the targets of issues 7, 11 and 25:
 - doubling the records costs at most 2.2x the time;
 - ``studygen --help`` in <= 0.3 s (lazy imports).
 
-Last measured at the default scale (main 551519f, 2026-12-06 13:00,
+Last measured at the default scale (main 74ce9c5, 2026-12-06 13:00,
 ``--repeat 2``, load average 1.1, helpers stopped): the floor 38.5 us a
 record at 10,000 and 29.9 us at 20,000 (the floor itself moves between the
 two parts); 10,000 records 2.55 s (6.6x), one process 4.27 s (11.1x);

@@ -31,7 +31,7 @@ the same way (they kept caches): ``--extra-check-args=--no-cache`` with a
 warm cache folder is the uncached check issue 25 measured, ``--cache-dir ''``
 runs with no cache folder at all.
 
-Last measured (main 551519f against 81faeaa, session 27's start, with
+Last measured (main 74ce9c5 against 81faeaa, session 27's start, with
 ``--before``, 2026-12-06 12:57-13:00, load average 1.0-1.3, ``--repeat 10``,
 two runs): check of the project 0.94x the start's wall time, one process
 1.01x (the session's new readings paid for by its speed work), 10.5x
