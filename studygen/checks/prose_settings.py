@@ -16,8 +16,8 @@ from ..findings import Finding
 from ..lint.unstated import SOURCE_RE, states_no_result
 from ..patterns import lazy_compile
 from ..records.load import yaml_text_line
-from .prose_clauses import (ELSEWHERE, clause_bounds, clause_unread, cites, conjunct_bounds, rows_named,
-                            states_result)
+from .prose_clauses import (ELSEWHERE, GPU_MODEL, clause_bounds, clause_unread, cites, conjunct_bounds, is_measured,
+                            model_key, model_words, rows_named, states_result)
 
 # A batch a clause names ("at batch 8", "batch size 16", "a batch of 32", "batch=4"); not "batches 1-8"
 BATCH = lazy_compile(r"\bbatch(?:\s+size)?(?:\s+of)?\s*[=:]?\s*(\d{1,6})(?![\w.]?\d|[\w-])", re.IGNORECASE)
@@ -90,8 +90,15 @@ def _setting_findings(study, path: tuple, text: str, readme: str | None, printed
             subject, about = _rows_said(study, rows, text[bounds[0]:bounds[1]], setting.method)
         # "All runs were timed with CUDA graphs": a method said of every run named holds only where each has it
         every = setting.method and _EVERY.search(text, part[0], match.start()) and not states_result(said)
-        if not about or (all if every else any)(settings[row] == value for row in about):
+        if not about:
             continue
+        if (all if every else any)(settings[row] == value for row in about):
+            # one batch or shape for the whole clause: a result between the GPUs it names, each held to it
+            alone = {setting.read(other) for other in setting.pattern.finditer(said)} == {value}
+            side = _side_without(said, about, settings, value) if alone and not setting.method else None
+            if side is None:
+                continue
+            subject, about = side
         shown = setting.shown(value)
         if (bounds, shown) in reported:
             continue  # "with data transfers, host-to-device copies included": one setting said twice, one finding
@@ -119,6 +126,24 @@ def _setting_findings(study, path: tuple, text: str, readme: str | None, printed
             study.rel(study.study_path), line=yaml_text_line(study.spec_text, path, match.start()), pointer=pointer,
             key=f"{pointer} {shown}", hint=_setting_hint(setting, in_title)))
     return found
+
+
+def _side_without(said: str, about: list, settings: dict, value) -> tuple[str, list] | None:
+    """``(the GPU as a finding names it, its rows)`` of the first GPU a clause naming two or more (``said``, naming
+    one batch or shape, ``value``) whose rows among ``about`` none was measured at ``value`` (``settings``: row ->
+    its batch or shape), else None: a result at a batch or shape set between GPUs holds only where each was
+    measured at it. Case (a new user's study,
+    session 27): "The RTX 3090 is 1.22x slower than the H100 at batch 1." passed, the H100's batch-1 run standing for
+    both, where the RTX 3090 ran batch 4 only."""
+    names = list(dict.fromkeys(match.group(1) for match in GPU_MODEL.finditer(said)))
+    if len(names) < 2:
+        return None
+    for name in names:
+        key = model_key(name)
+        mine = [row for row in about if row.gpu and is_measured(key, model_words(row.gpu))]
+        if mine and not any(settings[row] == value for row in mine):
+            return f"the {name}", mine
+    return None
 
 
 def _rows_said(study, rows: list, said: str, method: bool) -> tuple[str, list]:

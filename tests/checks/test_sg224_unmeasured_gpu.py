@@ -443,3 +443,20 @@ def test_a_precision_whose_run_failed_is_not_stated_as_a_result(tmp_path):
     assert findings(tmp_path, title="Toy detector: fp16 timed, int8 build failed") == []
     assert findings(tmp_path / "b", summary="The int8 engine crashed at load.") == []
     assert [f.key for f in findings(tmp_path / "c", title="Toy detector: fp16 timed, int8 2x faster")] == ["/title int8"]
+
+
+@pytest.mark.parametrize(("summary", "messages"), [
+    # a new user's study (s27): "The RTX 3090 is 1.22x slower than the H100 at batch 1." passed, the H100's batch-1
+    # run standing for both cards, where the RTX 3090 ran batch 4 only
+    ("The GTX 1070 is 1.46x slower than the H100 at batch 1.",
+     ["/decision/summary states a result at batch 1 for the GTX 1070, which none of its records measured (batches "
+      "measured for the GTX 1070: 4)"]),
+    ("At batch 8 the H100 is 4x faster than the GTX 1070.",
+     ["/decision/summary states a result at batch 8 for the GTX 1070, which none of its records measured (batches "
+      "measured for the GTX 1070: 4)"]),
+    # each card was measured at the batch its own figure names, or one card only is named: nothing
+    ("The H100 takes 5.0 ms at batch 1 and the GTX 1070 7.3 ms at batch 4.", []),
+    ("At batch 1 the H100 takes 5.0 ms.", []),
+])
+def test_a_result_at_a_batch_set_between_two_gpus_holds_only_where_each_ran_it(tmp_path, summary, messages):
+    assert [f.message for f in batch_findings(tmp_path, summary=summary)] == messages
