@@ -47,6 +47,7 @@ from pathlib import Path
 from ..errors import StudygenError, TemplateError
 from ..findings import Finding
 from ..patterns import lazy_compile
+from ..records.load import yaml_line
 from ..render.engine import make_environment, template_dirs
 from ..render.template_memo import generated_for, referenced_templates
 from .builtin_template_figures import FIGURES as SHIPPED_FIGURES
@@ -84,7 +85,8 @@ def template_sources(study) -> list[tuple[str, str]]:
             source, filename, _ = env.loader.get_source(env, name)
             references = referenced_templates(env, source)
         except jinja2.TemplateNotFound:
-            raise TemplateError(f"template '{name}' not found", path=study.rel(study.study_path), pointer="/template") from None
+            raise TemplateError(f"template '{name}' not found", path=study.rel(study.study_path),
+                                line=yaml_line(study.spec_text, "template"), pointer="/template") from None
         except jinja2.TemplateSyntaxError as exc:
             raise TemplateError(f"template syntax error: {exc.message}", path=name, line=exc.lineno or 0) from None
         sources.append((study.rel(Path(filename)), source))

@@ -24,6 +24,7 @@ from ..errors import InputError, TemplateError
 from ..fsutil import atomic_write_bytes, remove_stale_temp_files, resolved, shown_path
 from ..markdown_format import format_markdown
 from ..patterns import lazy_compile
+from ..records.load import yaml_line
 from ..textio import MAX_DOCUMENT_BYTES, MAX_RENDERED_BYTES, read_bytes, read_text, regular_file
 from . import limits
 from .charts import render_charts
@@ -426,7 +427,8 @@ def render_markdown(study, template_name: str | None = None, extra_context: dict
         raise TemplateError(f"template '{exc.name}' not found in {', '.join(study.rel(p) for p in template_dirs(study))}"
                             + ("" if str(exc.name).endswith(TEMPLATE_SUFFIXES) else
                                f" (a template file is named {', '.join('*' + suffix for suffix in TEMPLATE_SUFFIXES)})"),
-                            path=study.rel(study.study_path), pointer="/template") from None
+                            path=study.rel(study.study_path), line=yaml_line(study.spec_text, "template"),
+                            pointer="/template") from None
     except Exception as exc:  # noqa: BLE001 - a syntax error in the template file
         raise _template_error(exc, template_name, study) from None
     try:

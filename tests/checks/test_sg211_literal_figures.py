@@ -176,7 +176,8 @@ def test_a_missing_or_broken_included_template_is_a_template_error_with_its_plac
     study = load(tmp_path, records=RECORDS, template=template)
     with pytest.raises(TemplateError) as raised:
         sg211_literal_figures.template_sources(study)
-    assert raised.value.line() == "families/toy/study.yaml:/template: template 'missing.md.j2' not found"
+    line = next(n for n, text in enumerate(study.spec_text.splitlines(), 1) if text.startswith("template:"))
+    assert raised.value.line() == f"families/toy/study.yaml:{line}: template 'missing.md.j2' not found (/template)"
     assert sg211_literal_figures.check(CheckContext(study)) == []  # SG201 reports it
 
     template = "{{ generated_note }}\n\n{% include 'part.md.j2' %}\n"

@@ -191,8 +191,11 @@ def test_a_study_file_naming_its_readme_as_its_template_is_refused(rendered_tiny
     before = snapshot(rendered_tiny)
     result = run_cli(command, "--root", rendered_tiny)
     assert result.exit_code == 1 and "Traceback" not in result.err
-    message = ("families/tiny/study.yaml:/template: template 'README.md' not found in families/tiny, templates (a "
-               "template file is named *.j2, *.jinja, *.jinja2)")
+    # the study file's line of its template key, then the pointer (a new user's s27 report: no line was given)
+    line = next(n for n, text in enumerate(study.read_text(encoding="utf-8").splitlines(), 1)
+                if text.startswith("template:"))
+    message = (f"families/tiny/study.yaml:{line}: template 'README.md' not found in families/tiny, templates (a "
+               "template file is named *.j2, *.jinja, *.jinja2) (/template)")
     if command == "render":
         assert result.err == f"studygen: {message}\n"
     else:
