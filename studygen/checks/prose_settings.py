@@ -110,22 +110,28 @@ def _setting_findings(study, path: tuple, text: str, readme: str | None, printed
         pointer = "/" + "/".join(map(str, path))
         measured = ", ".join(map(setting.listed, sorted({setting.of(row) for row in about})))
         which = f" for {subject}" if subject else ""
-        if every:
-            records = {id(row.record): row.record for row in about}
-            other = {id(row.record) for row in about if settings[row] != value}
-            said_of = (f"says every run{which} was timed with {shown}, which {len(other)} of its {len(records)} "
-                       f"records {'was' if len(other) == 1 else 'were'} not")
-        elif setting.method and not in_title:  # how a run was done, no result: said as such
-            said_of = (f"says a run{which} was timed with {shown}, which "
-                       f"{'none of its records' if subject else 'no record'} was")
-        else:
-            said_of = (f"{'names' if in_title else 'states a result ' + setting.preposition} {shown}{which}, which "
-                       f"{'none of its records' if subject else 'no record'} measured")
+        said_of = _said_of(setting, shown, which, in_title,
+                           [settings[row] != value for row in about] if every else None, about)
         found.append(Finding(
             code, f"{pointer} {said_of} ({setting.plural} measured{which}: {measured})",
             study.rel(study.study_path), line=yaml_text_line(study.spec_text, path, match.start()), pointer=pointer,
             key=f"{pointer} {shown}", hint=_setting_hint(setting, in_title)))
     return found
+
+
+def _said_of(setting, shown: str, which: str, in_title: bool, otherwise: list[bool] | None, about: list) -> str:
+    """What a finding says the clause said: of every run (``otherwise``: whether each row of ``about`` has another
+    value; None when the clause is not about every run), how a run was timed (a method), or a result at a setting
+    (``which``: " for the H100, fp16" or "")."""
+    if otherwise is not None:
+        records = {id(row.record) for row in about}
+        other = {id(row.record) for row, differs in zip(about, otherwise) if differs}
+        return (f"says every run{which} was timed with {shown}, which {len(other)} of its {len(records)} "
+                f"records {'was' if len(other) == 1 else 'were'} not")
+    nothing = "none of its records" if which else "no record"
+    if setting.method and not in_title:  # how a run was done, no result: said as such
+        return f"says a run{which} was timed with {shown}, which {nothing} was"
+    return f"{'names' if in_title else 'states a result ' + setting.preposition} {shown}{which}, which {nothing} measured"
 
 
 def _side_without(said: str, about: list, settings: dict, value) -> tuple[str, list] | None:

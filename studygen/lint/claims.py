@@ -195,7 +195,7 @@ class Scope:
         return max(((s, v) for s, values in self.columns for v in values), key=lambda pair: pair[1].value)
 
 
-def _name_shaped(word: str) -> bool:
+def name_shaped(word: str) -> bool:
     """True for a word written as a name: a capital after its first letter
     (RMSNorm, GEMM, SiLU+Mul) or letters and digits mixed (A100, W8A8)."""
     return any(c.isupper() for c in word[1:]) or (any(c.isdigit() for c in word) and any(c.isalpha() for c in word))
@@ -222,7 +222,7 @@ def untabled_subject(document: Document, sentence: Sentence, claim: Claim) -> st
     word of a table."""
     text = sentence.block.text
     subject = _SUBJECT_BEFORE_RE.search(text, max(sentence.start, claim.figure.start - 48), claim.figure.start)
-    if subject is None or not _name_shaped(subject.group(1)):
+    if subject is None or not name_shaped(subject.group(1)):
         return None
     name = subject.group(1).rstrip(".").lower()
     words = _table_words(document)

@@ -31,6 +31,7 @@ import re
 from bisect import bisect_left
 from dataclasses import replace
 
+from .claims import name_shaped
 from .document import Document, Sentence, Series, Table, is_empty_cell
 from .header_names import name_words, prose_words
 from .text import keywords
@@ -200,7 +201,7 @@ def _names_another_tables_row(table: Table, sentence: Sentence) -> bool:
     found = sentence.__dict__.get("_row_variant_names")
     if found is None:
         found = sentence.__dict__["_row_variant_names"] = frozenset(
-            match.group(1).lower() for match in _NAME_SHAPED_RE.finditer(sentence.text) if _name_shaped(match.group(1)))
+            match.group(1).lower() for match in _NAME_SHAPED_RE.finditer(sentence.text) if name_shaped(match.group(1)))
     if not found:
         return False
     document = sentence.block.document
@@ -210,9 +211,6 @@ def _names_another_tables_row(table: Table, sentence: Sentence) -> bool:
     mine = _table_words(table)
     return any(name not in mine and name in everywhere for name in found)
 
-
-def _name_shaped(word: str) -> bool:
-    return any(c.isupper() for c in word[1:]) or (any(c.isdigit() for c in word) and any(c.isalpha() for c in word))
 
 
 def row_variant_pairs(table: Table, unit: str | None, sentence: Sentence) -> list[tuple[Series, Series]]:
