@@ -387,21 +387,26 @@ PR_BODY_BLOCKS = ("summary", "results", "not_measured")
 def _ancestors(env, template_name: str) -> list:
     """The templates the template named ``template_name`` extends, nearest
     first (``{% extends "NAME" %}`` with a literal name; the blocks of a
-    block-by-block override come from them). Starts from the name asked for,
-    not ``Template.name``: jinja2's PrefixLoader names a built-in template
-    by its local name ("generic.md.j2"), which the environment's loader
-    cannot find again."""
+    block-by-block override come from them)."""
+    return [env.get_template(name) for name in _chain_names(env, template_name)[1:]]
+
+
+def _chain_names(env, template_name: str) -> list[str]:
+    """``template_name`` and the names of the templates it extends, nearest
+    first, each as the environment's loader finds it. Starts from the name
+    asked for, not ``Template.name``: jinja2's PrefixLoader names a built-in
+    template by its local name ("generic.md.j2"), which the environment's
+    loader cannot find again."""
     from jinja2 import nodes
 
-    chain, name, seen = [], template_name, {template_name}
+    chain, name = [template_name], template_name
     while True:
         source = env.loader.get_source(env, name)[0]
         parent = next((node.template.value for node in env.parsed(source).find_all(nodes.Extends)
                        if isinstance(node.template, nodes.Const)), None)
-        if parent is None or parent in seen:
+        if parent is None or parent in chain:
             return chain
-        seen.add(parent)
-        chain.append(env.get_template(parent))
+        chain.append(parent)
         name = parent
 
 
@@ -431,6 +436,7 @@ def render_markdown(study, template_name: str | None = None, extra_context: dict
                             pointer="/template") from None
     except Exception as exc:  # noqa: BLE001 - a syntax error in the template file
         raise _template_error(exc, template_name, study) from None
+    refuse_unprinted_blocks(env, template_name, study)
     try:
         with anchoring() as anchors:
             text = _generate(env, template, template_name, context, blocks)
@@ -464,6 +470,52 @@ def _generate(env, template, template_name: str, context: dict, blocks: tuple[st
     if missing:
         raise TemplateError(f"template has no block {', '.join(missing)} (needed for --pr-body)")
     return "\n\n".join(bounded_output(jinja_context.blocks[b][0](jinja_context)) for b in blocks)
+
+
+def refuse_unprinted_blocks(env, template_name: str, study=None) -> None:
+    """Raise TemplateError (the template file and the block's line) for a
+    block a template that extends another defines outside every other block
+    while none of the templates it extends has a block of that name: Jinja
+    prints such a block nowhere, so a misspelt override (``{% block reslts %}``
+    for ``results``) or one of a block the generic template does not have lost
+    its text without a word. Blocks inside another block are printed with it,
+    and a block a template calls as ``self.NAME()`` is printed where it is
+    called: neither is refused. Each template of the chain is held to the
+    blocks of those it extends (jinja2's ``Template.blocks``: every block of a
+    template, nested ones too)."""
+    from jinja2 import nodes
+
+    names = _chain_names(env, template_name)
+    trees = [env.parsed(env.loader.get_source(env, name)[0]) for name in names]
+    called = {node.attr for tree in trees for node in tree.find_all(nodes.Getattr)
+              if isinstance(node.node, nodes.Name) and node.node.name == "self"}
+    for index, name in enumerate(names[:-1]):
+        known = set().union(*(env.get_template(ancestor).blocks for ancestor in names[index + 1:]))
+        for block in _outermost_blocks(trees[index].tree):
+            if block.name not in known and block.name not in called:
+                raise TemplateError(
+                    f"template error: block '{block.name}' is not a block of {names[index + 1]} or of a template "
+                    f"it extends, so its text would be printed nowhere (blocks there: {', '.join(sorted(known))})",
+                    path=_shown_template(env.get_template(name), study), line=block.lineno)
+
+
+def _outermost_blocks(node) -> list:
+    """The ``{% block %}`` nodes of ``node`` not inside another block, in the order written."""
+    from jinja2 import nodes
+
+    found = []
+    for child in node.iter_child_nodes():
+        if isinstance(child, nodes.Block):
+            found.append(child)
+        else:
+            found.extend(_outermost_blocks(child))
+    return found
+
+
+def _shown_template(template, study) -> str:
+    """A template's file as a finding shows it: relative to the project root when it is the study's own file."""
+    filename = template.filename or template.name
+    return study.rel(Path(filename)) if study is not None and Path(filename).is_absolute() else str(template.name)
 
 
 def render_study(study) -> Rendered:

@@ -1,0 +1,50 @@
+"""A block a family template defines that no template it extends has is
+printed nowhere by Jinja: a misspelt override (``reslts``) or one of a block
+the generic template does not have lost its text without a word (a leftover
+of session 27's trial). Render refuses it at the template's line; check
+reports the refusal through SG201. Nested blocks and blocks the templates call
+as ``self.NAME()`` are printed and pass. Templates and figures made up here."""
+
+from __future__ import annotations
+
+import pytest
+
+from studygen.checks import CheckContext, run_checks
+from studygen.errors import TemplateError
+from studygen.render.engine import render_markdown
+
+from ..checks.studies import codes, latency, load, record
+
+RECORDS = [record("a10-a", [latency("fp16", 0.2417, "64x64", batch=2)])]
+EXTENDS = '{% extends "studygen/generic.md.j2" %}\n'
+
+
+def _load(tmp_path, template):
+    return load(tmp_path, records=RECORDS, template=EXTENDS + template)
+
+
+def test_a_misspelt_override_is_refused_at_its_line(tmp_path):
+    study = _load(tmp_path, "{% block summary %}Kept.{% endblock %}\n\n{% block reslts %}\nLost.\n{% endblock %}\n")
+    with pytest.raises(TemplateError) as raised:
+        render_markdown(study)
+    error = raised.value
+    assert error.place.line == 4 and error.place.path.endswith(".md.j2")
+    assert error.message.startswith("template error: block 'reslts' is not a block of studygen/generic.md.j2 ")
+    assert "printed nowhere" in error.message and "results" in error.message.split("blocks there: ")[1]
+    (finding,) = codes(run_checks(study), "SG201")
+    assert ".md.j2:4: template error: block 'reslts' is not a block of" in finding.message
+
+
+def test_overrides_nested_blocks_and_called_blocks_pass(tmp_path):
+    template = ("{% block summary %}Summary {% block aside %}with an aside{% endblock %}.{% endblock %}\n"
+                "{% block method %}{{ self.footnote() }}{% endblock %}\n"
+                "{% block footnote %}Timed once at batch 2.{% endblock %}\n")
+    study = _load(tmp_path, template)
+    context = CheckContext(study)
+    assert context.render_error is None
+    readme = context.rendered.readme
+    assert "Summary with an aside." in readme and "Timed once at batch 2." in readme
+
+
+def test_the_generic_template_itself_and_a_plain_extension_pass(tmp_path):
+    assert CheckContext(_load(tmp_path, "")).render_error is None
