@@ -397,16 +397,29 @@ def _chain_names(env, template_name: str) -> list[str]:
     asked for, not ``Template.name``: jinja2's PrefixLoader names a built-in
     template by its local name ("generic.md.j2"), which the environment's
     loader cannot find again."""
+    return [name for name, _ in _chain(env, template_name)]
+
+
+def _chain(env, template_name: str) -> list[tuple]:
+    """``(name, ParsedTemplate)`` of ``template_name`` and of each template
+    it extends (``{% extends "NAME" %}`` with a literal name), nearest first;
+    the tree is None for a built-in template that refers to no other: its
+    code was generated at development time, and parsing it again would cost
+    a render a quarter of its template work."""
     from jinja2 import nodes
 
-    chain, name = [template_name], template_name
+    chain, name = [], template_name
     while True:
         source = env.loader.get_source(env, name)[0]
-        parent = next((node.template.value for node in env.parsed(source).find_all(nodes.Extends)
+        shipped = shipped_template(source)
+        if shipped is not None and not shipped[0]:
+            return [*chain, (name, None)]
+        tree = env.parsed(source)
+        chain.append((name, tree))
+        parent = next((node.template.value for node in tree.find_all(nodes.Extends)
                        if isinstance(node.template, nodes.Const)), None)
-        if parent is None or parent in chain:
+        if parent is None or parent in [seen for seen, _ in chain]:
             return chain
-        chain.append(parent)
         name = parent
 
 
@@ -485,18 +498,19 @@ def refuse_unprinted_blocks(env, template_name: str, study=None) -> None:
     template, nested ones too)."""
     from jinja2 import nodes
 
-    names = _chain_names(env, template_name)
-    trees = [env.parsed(env.loader.get_source(env, name)[0]) for name in names]
-    called = {node.attr for tree in trees for node in tree.find_all(nodes.Getattr)
+    chain = _chain(env, template_name)
+    # a built-in template (no tree) calls only blocks of its own (tests/render/test_unprinted_blocks.py)
+    called = {node.attr for _, tree in chain if tree is not None for node in tree.find_all(nodes.Getattr)
               if isinstance(node.node, nodes.Name) and node.node.name == "self"}
-    for index, name in enumerate(names[:-1]):
-        known = set().union(*(env.get_template(ancestor).blocks for ancestor in names[index + 1:]))
-        for block in _outermost_blocks(trees[index].tree):
+    for index, (name, tree) in enumerate(chain[:-1]):
+        known = set().union(*(env.get_template(ancestor).blocks for ancestor, _ in chain[index + 1:]))
+        for block in _outermost_blocks(tree.tree):
             if block.name not in known and block.name not in called:
                 raise TemplateError(
-                    f"template error: block '{block.name}' is not a block of {names[index + 1]} or of a template "
-                    f"it extends, so its text would be printed nowhere (blocks there: {', '.join(sorted(known))})",
-                    path=_shown_template(env.get_template(name), study), line=block.lineno)
+                    f"template error: block '{block.name}' is not a block of {chain[index + 1][0]} or of a "
+                    f"template it extends, so its text would be printed nowhere (blocks there: "
+                    f"{', '.join(sorted(known))})", path=_shown_template(env.get_template(name), study),
+                    line=block.lineno)
 
 
 def _outermost_blocks(node) -> list:

@@ -48,3 +48,19 @@ def test_overrides_nested_blocks_and_called_blocks_pass(tmp_path):
 
 def test_the_generic_template_itself_and_a_plain_extension_pass(tmp_path):
     assert CheckContext(_load(tmp_path, "")).render_error is None
+
+
+def test_the_built_in_template_calls_only_blocks_of_its_own(tmp_path):
+    # the refusal reads no tree of a built-in template (its code is generated): that holds while it calls none
+    # of a child's blocks as self.NAME()
+    from jinja2 import nodes
+
+    from studygen.render.engine import make_environment
+
+    env = make_environment([tmp_path])
+    source = env.loader.get_source(env, "studygen/generic.md.j2")[0]
+    tree = env.parsed(source)
+    called = {node.attr for node in tree.find_all(nodes.Getattr)
+              if isinstance(node.node, nodes.Name) and node.node.name == "self"}
+    blocks = {block.name for block in tree.find_all(nodes.Block)}
+    assert len(blocks) == 19 and called <= blocks and not tree.find_all(nodes.Extends)
