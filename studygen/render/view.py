@@ -28,6 +28,7 @@ from .labels import gpu_label, shape_label, short_version
 from .method_split import MethodSplitHelpers
 from .produced import helper, helper_spec
 from .quality import QualityHelpers
+from .inversions import InversionHelpers
 from .sections import SectionHelpers
 from .tables import TableHelpers
 from .verdicts import VerdictHelpers
@@ -36,7 +37,7 @@ from .verdicts import VerdictHelpers
 VIEW_ATTRIBUTES = ("spec", "family", "title", "decision", "model")
 
 
-class StudyView(TableHelpers, VerdictHelpers, SectionHelpers, CompilationHelpers, KernelChangeHelpers,
+class StudyView(TableHelpers, VerdictHelpers, SectionHelpers, InversionHelpers, CompilationHelpers, KernelChangeHelpers,
                 KernelSpanHelpers, MethodSplitHelpers, QualityHelpers):
     """The object templates receive as ``study``."""
 
