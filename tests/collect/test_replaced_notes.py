@@ -17,7 +17,8 @@ from studygen.records.sources import replace_sources, stale_notes
 from tests.collect.conftest import FIXTURES, TORCH
 from tests.collect.trtexec_logs import log_text, write
 
-DLRM = FIXTURES / "public" / "hta_timeline_analysis_sampled_rank-0.json.gz"  # no device name; 308 TF32 launches
+# no device name; 308 TF32 launches; 14 launches of fp16 embedding kernels
+DLRM = FIXTURES / "public" / "hta_timeline_analysis_sampled_rank-0.json.gz"
 ALEXNET = TORCH / "alexnet_kineto_trace.json.gz"  # an A100 named; 6 TF32 launches
 
 
@@ -25,22 +26,23 @@ def test_a_replaced_trace_takes_its_notes_with_it(collect):
     first = collect("torch-profile", "--trace", DLRM, "--mode", "eager", "--variant", "fp32", "--device", "0")
     assert first.exit_code == 0, first.err
     about_dlrm = [note for note in first.record["provenance"]["notes"] if DLRM.name in note]
-    assert len(about_dlrm) == 2  # its device has no deviceProperties name; its TF32 launches
+    assert len(about_dlrm) == 3  # its device has no deviceProperties name; its TF32 launches; its fp16 ones
     fixed = collect("torch-profile", "--trace", ALEXNET, "--mode", "eager", "--variant", "fp32",
                     "--replace", "the wrong trace: that was the DLRM run")
     assert fixed.exit_code == 0, fixed.err
     notes = fixed.record["provenance"]["notes"]
     assert not [note for note in notes if DLRM.name in note and not note.startswith("replaced ")]
-    assert (f"replaced 1 result(s) read from {DLRM.name} and 2 provenance note(s) about them: the wrong trace: that "
+    assert (f"replaced 1 result(s) read from {DLRM.name} and 3 provenance note(s) about them: the wrong trace: that "
             "was the DLRM run") in notes
-    assert f"note: replaced 1 result(s) read from {DLRM.name} and 2 provenance note(s) about them" in fixed.out
+    assert f"note: replaced 1 result(s) read from {DLRM.name} and 3 provenance note(s) about them" in fixed.out
     (tf32,) = [note for note in notes if "TF32" in note]
     assert tf32.startswith(f"{ALEXNET.name}: at least 6 of 79 kernel launches ran TF32")
     assert [r["source_locator"].partition(":")[0] for r in fixed.results] == [ALEXNET.name]
 
 
 def test_a_replaced_traces_left_out_kernels_note_goes_too(collect):
-    # the MI300X trace's 757 kernels launched before its first step are left out, in a provenance note naming it
+    # the MI300X trace's 757 kernels launched before its first step are left out, in a provenance note naming it;
+    # a second note names its bf16 kernels (under fp32)
     mi300 = TORCH / "rocm-mi300x_resnet-act-checkpoint_profilerstep15-17_kineto_trace.json.gz"
     first = collect("torch-profile", "--trace", mi300, "--mode", "eager", "--variant", "fp32")
     assert first.exit_code == 0, first.err
@@ -51,7 +53,7 @@ def test_a_replaced_traces_left_out_kernels_note_goes_too(collect):
                     "--replace", "another model")
     assert fixed.exit_code == 0, fixed.err
     assert left_out not in fixed.record["provenance"]["notes"]
-    assert f"replaced 1 result(s) read from {mi300.name} and 1 provenance note(s) about them: another model" in (
+    assert f"replaced 1 result(s) read from {mi300.name} and 2 provenance note(s) about them: another model" in (
         fixed.record["provenance"]["notes"])
 
 

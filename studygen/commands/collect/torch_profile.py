@@ -11,6 +11,7 @@ import click
 
 from ...collect import torch_profile
 from ...collect.inputs import stamp_digests, under_recorded_reads
+from ...collect.kernel_dtypes import other_type_note
 from ...collect.tf32 import tf32_note
 from ...records.write import WriteOutcome, write_results
 from .. import COLLECT_COMMANDS, command
@@ -47,7 +48,9 @@ class TorchProfileOutcome:
     kernels the trace holds without their launch
     (:func:`~studygen.collect.torch_profile.unlaunched_notes`), and the
     kernels that ran TF32 under a variant declared fp32
-    (:func:`~studygen.collect.tf32.tf32_note`)."""
+    (:func:`~studygen.collect.tf32.tf32_note`), and those naming a 16-bit
+    type the variant's precision contradicts
+    (:func:`~studygen.collect.kernel_dtypes.other_type_note`)."""
 
     record: WriteOutcome
     warnings: list[str] = field(default_factory=list)
@@ -68,9 +71,9 @@ def run_torch_profile(options: TorchProfileOptions) -> TorchProfileOutcome:
     warnings = torch_profile.unlaunched_notes(trace)
     # without a study file the variant is only a name, and a name "fp32" is all that declares it
     precision = declared_precision(target) if target.spec is not None else target.variant
-    tf32 = tf32_note(((k.name, k.dur_ms) for k in trace.kernels), Path(trace.display).name, target.variant,
-                     precision or "")
-    warnings += [tf32] if tf32 else []
+    launches = [(k.name, k.dur_ms) for k in trace.kernels]
+    warnings += filter(None, [tf32_note(launches, Path(trace.display).name, target.variant, precision or ""),
+                              other_type_note(launches, Path(trace.display).name, target.variant, precision or "")])
     notes += warnings
     notes += target.notes + shape_notes(options.ingest, Path(trace.display).name) + origin_notes(origins)
     source = SourceProvenance(gpu=trace.gpu, names_gpu=trace.gpu is not None, gpu_count=trace.gpu_count)
