@@ -36,6 +36,7 @@ import re
 from collections.abc import Iterable
 
 from .inputs import significant
+from .tf32 import counted_launches
 
 # PyTorch's C++ scalar types as kernels' template arguments name them
 _TEMPLATE_TYPES = {"c10::bfloat16": "bf16", "c10::half": "fp16", "__half": "fp16", "__half2": "fp16",
@@ -77,22 +78,17 @@ def other_type_note(kernels: Iterable[tuple[str, float]], trace_name: str, varia
     if not contradicting:
         return None
     launches = list(kernels)
-    spent_by_name: dict[str, float] = {}
-    count, seen = 0, set()
-    for name, dur_ms in launches:
+
+    def contradicts(name: str) -> bool:
         types = sixteen_bit_types(name)
-        if len(types) == 1 and types <= contradicting:
-            spent_by_name[name] = spent_by_name.get(name, 0.0) + dur_ms
-            count += 1
-            seen |= types
-    if not spent_by_name:
+        return len(types) == 1 and types <= contradicting
+
+    counted = counted_launches(launches, contradicts)
+    if counted is None:
         return None
-    spent = sum(spent_by_name.values())
-    total = sum(dur for _, dur in launches)
-    share = f"{spent / total:.0%}" if total else "no share"  # kernels of no time: no share to give
-    largest = max(spent_by_name, key=lambda name: (spent_by_name[name], name))
-    named = " or ".join(sorted(seen))
-    return (f"{trace_name}: at least {count} of {len(launches)} kernel launches name {named} data "
+    count, total, spent, share, largest = counted
+    named = " or ".join(sorted({kind for name, _ in launches if contradicts(name) for kind in sixteen_bit_types(name)}))
+    return (f"{trace_name}: at least {count} of {total} kernel launches name {named} data "
             f"({significant(spent, 3):g} ms, {share} of the kernel time; largest: {largest}; a lower bound, counted "
             f"by the kernels' names, which not every kernel's says), while variant {variant!r} is declared "
             f"{precision.lower()}: these figures time {named} work in part; check the dtype the model was loaded "

@@ -39,7 +39,7 @@ It is a note, never a refusal: the figures are what the GPU did.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from .inputs import significant
 
@@ -68,6 +68,30 @@ def is_tf32_kernel(name: str) -> bool:
     return not any(token in NARROW_INPUT for token in TOKEN.findall(lowered))
 
 
+def counted_launches(kernels: Iterable[tuple[str, float]], counts: Callable[[str], bool]) -> tuple | None:
+    """``(count, launches, spent_ms, share, largest)`` of the kernel launches
+    whose name ``counts``: how many of all launches, their time in ms, their
+    share of the kernel time as text (``"17%"``; ``"no share"`` where the
+    kernels took no time), and the name whose launches took the most (ties:
+    the later name in sort order); None when no launch counts. ``kernels``:
+    ``(name, duration in ms)`` per launch. Shared by the notes on kernel
+    names (:func:`tf32_note`, :func:`~studygen.collect.kernel_dtypes.other_type_note`)."""
+    launches = list(kernels)
+    spent_by_name: dict[str, float] = {}
+    count = 0
+    for name, dur_ms in launches:
+        if counts(name):
+            spent_by_name[name] = spent_by_name.get(name, 0.0) + dur_ms
+            count += 1
+    if not spent_by_name:
+        return None
+    spent = sum(spent_by_name.values())
+    total = sum(dur for _, dur in launches)
+    share = f"{spent / total:.0%}" if total else "no share"  # kernels of no time: no share to give
+    largest = max(spent_by_name, key=lambda name: (spent_by_name[name], name))
+    return count, len(launches), spent, share, largest
+
+
 def tf32_note(kernels: Iterable[tuple[str, float]], trace_name: str, variant: str, precision: str) -> str | None:
     """One line for the record's provenance notes (and stderr) when the
     variant is declared ``fp32`` and some kernels ran TF32; None otherwise.
@@ -81,20 +105,11 @@ def tf32_note(kernels: Iterable[tuple[str, float]], trace_name: str, variant: st
     TF32 too, and is not counted."""
     if precision.lower() != "fp32":
         return None
-    launches = list(kernels)
-    tf32: dict[str, float] = {}
-    count = 0
-    for name, dur_ms in launches:
-        if is_tf32_kernel(name):
-            tf32[name] = tf32.get(name, 0.0) + dur_ms
-            count += 1
-    if not tf32:
+    counted = counted_launches(kernels, is_tf32_kernel)
+    if counted is None:
         return None
-    spent = sum(tf32.values())
-    total = sum(dur for _, dur in launches)
-    share = f"{spent / total:.0%}" if total else "no share"  # kernels of no time: no share to give
-    largest = max(tf32, key=lambda name: (tf32[name], name))
-    return (f"{trace_name}: at least {count} of {len(launches)} kernel launches ran TF32 tensor-core math "
+    count, launches, spent, share, largest = counted
+    return (f"{trace_name}: at least {count} of {launches} kernel launches ran TF32 tensor-core math "
             f"({significant(spent, 3):g} ms, {share} of the kernel time; largest: {largest}; a lower bound, counted by "
             f"the kernels' names, which not every TF32 kernel's says), while variant {variant!r} is "
             "declared fp32: PyTorch lets cuDNN convolutions use TF32 by default on Ampere and newer GPUs "
