@@ -27,7 +27,7 @@ GPU_MODEL = lazy_compile(
     r"|L(?:4|20|40S?)|T4|V100|P(?:4|40|100)|K80"
     r"|(?:RTX|GTX|TITAN)\s?(?:A\d{4}|\d{3,4})(?:\s?Ti|\s?SUPER)?"  # RTX 3090, GTX 1070, RTX A6000, RTX 4070 Ti
     r"|MI\d{3}[AX]?"  # AMD Instinct
-    r"|Jetson\s+(?:AGX\s+|Orin\s+)?(?:Orin|Xavier|Nano|TX2)(?:\s+NX)?"
+    r"|Jetson(?:\s+(?:AGX\s+|Orin\s+)?(?:Orin|Xavier|Nano|TX2)(?:\s+NX)?)?"  # a bare "Jetson": any module
     r")s?(?![\w-])")
 
 
@@ -37,6 +37,8 @@ PRECISION = lazy_compile(r"(?<![\w.-])(fp32|tf32|bf16|fp16|fp8|nvfp4|mxfp4|fp4|i
 
 # words of a Jetson module's name that its GPU, as trtexec logs it, leaves out ("Orin" on a Jetson AGX Orin)
 _MODULE_WORDS = re.compile(r"^(?:JETSON|AGX)")
+# the modules' own names, as a record's GPU may hold them without "Jetson" (trtexec logs "Orin" on an AGX Orin)
+_MODULES = frozenset({"ORIN", "XAVIER", "NANO", "TX2"})
 
 
 # A sentence that names a machine without stating a result of this study on it: it denies, defers, says the run
@@ -76,6 +78,8 @@ def is_measured(key: str, measured: set[str]) -> bool:
     (:func:`measured_models`): the same word, a word it begins with letters
     after ("MI300" of "MI300X"; not "A10" of "A100"), or, for a Jetson, its
     module's last word ("ORIN")."""
+    if key == "JETSON":  # a Jetson of no module named: any record on a Jetson, or on a module trtexec names alone
+        return any(word.startswith("JETSON") or word in _MODULES for word in measured)
     bare = key
     while (stripped := _MODULE_WORDS.sub("", bare)) != bare:
         bare = stripped
