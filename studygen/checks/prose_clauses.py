@@ -123,9 +123,11 @@ def rows_named(study, rows: list, said: str) -> tuple[str, list]:
 
 
 def model_words(gpu: str) -> set[str]:
-    """One GPU's words as :func:`measured_models` keys them (each word and each two neighbours joined)."""
+    """One GPU's words as :func:`measured_models` keys them (each word, and each two and three neighbours joined:
+    a model of three words, "RTX 2080 Ti", was never found measured in "NVIDIA GeForce RTX 2080 Ti")."""
     words = [model_key(word) for word in re.split(r"[\s-]+", gpu) if word]
-    return set(words) | {a + b for a, b in zip(words, words[1:])}
+    return (set(words) | {a + b for a, b in zip(words, words[1:])}
+            | {a + b + c for a, b, c in zip(words, words[1:], words[2:])})
 
 
 def clause_bounds(text: str, start: int) -> tuple[int, int]:

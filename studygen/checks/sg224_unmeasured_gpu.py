@@ -67,6 +67,11 @@ A batch ("at batch 8", "batch size 16") is read per clause
 (its GPUs, variants or precisions; every run where it names none) was
 measured at it, in a clause stating a result or saying how a run was
 measured ("was measured at batch 1"); a shape ("512 x 512") the same way.
+A TensorRT version ("TensorRT 8.2.3", "TRT 8.6": :data:`~.prose_settings.TENSORRT_VERSION`) is read the
+same way, a shorter version naming the longer ones it begins, never between GPUs a clause sets side by side,
+and not where a run the clause names states no version (a log that printed none). Case (a new user's trial,
+session 28): "fp16 on TensorRT 8.2.3 runs at 0.15 ms on the GTX 1070." passed where that build failed and the
+only fp16 figure on the GTX 1070 was TensorRT 8.0.3's.
 An AP or a plan size states a result as a time does (:func:`~.prose_clauses.states_result`).
 Each is read in its part of the clause (:func:`~.prose_clauses.conjunct_bounds`), a part
 naming no run being about those its clause names ("fp16 takes 0.9 ms, and
@@ -107,7 +112,7 @@ CODE = "SG224"
 
 def measured_models(study, timing: bool = False) -> set[str] | None:
     """The models the records were measured on, each word of a record's
-    ``gpu`` and each two neighbouring words joined (:func:`~.prose_clauses.model_key`); None
+    ``gpu`` and each two and three neighbouring words joined (:func:`~.prose_clauses.model_key`); None
     when a record states no GPU and does not say it had none, unless ``timing`` (the clause read states a
     timing: :func:`_states_timing`) and that record holds no timed result (:data:`_TIMED_KINDS`), since a
     timing on a GPU cannot be a record's that times nothing. Case (a new user's trial, session 28): a
