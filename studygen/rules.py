@@ -127,7 +127,8 @@ RULES: tuple[Rule, ...] = (
          "the study's title names a GPU model that no record was measured on, or a precision, batch or shape that "
          "none measured, or its other prose states a result (a time, an AP, a ratio, faster or slower) on or at one; "
          "also a batch, shape or TensorRT version that none of the runs a clause names was measured at, or a timing "
-         "method (CUDA graphs, data transfers) none of them was timed with"),
+         "method (CUDA graphs, data transfers) none of them was timed with; a plan size or AP stated where no record "
+         "holds one"),
     Rule("SG225", ERROR, "kernel-time share, multiple, range or best-of not given",
          "studygen.checks.sg225_kernel_shares",
          "a share of kernel time (\"GEMMs take 54% of the step\"), a multiple or difference of a group's time "

@@ -72,7 +72,8 @@ same way, a shorter version naming the longer ones it begins, never between GPUs
 and not where a run the clause names states no version (a log that printed none). Case (a new user's trial,
 session 28): "fp16 on TensorRT 8.2.3 runs at 0.15 ms on the GTX 1070." passed where that build failed and the
 only fp16 figure on the GTX 1070 was TensorRT 8.0.3's.
-An AP or a plan size states a result as a time does (:func:`~.prose_clauses.states_result`).
+An AP or a plan size states a result as a time does (:func:`~.prose_clauses.states_result`); one stated
+where no record of the study holds a figure of its kind is reported too (:func:`_unmeasured_kinds`).
 Each is read in its part of the clause (:func:`~.prose_clauses.conjunct_bounds`), a part
 naming no run being about those its clause names ("fp16 takes 0.9 ms, and
 it was measured at batch 4").
@@ -178,6 +179,7 @@ def check(context) -> list[Finding]:
     if not study.records or study.has_unread_files:
         return []  # a run SG202 names (a record that failed to load) may be the one a clause names
     measured, precisions = measured_models(study), measured_precisions(study)
+    measured_kinds = {str(row.kind) for row in study.rows if row.value is not None}
     # where a record stating no GPU times nothing, a clause stating a timing is still held to the GPUs measured
     timed_measured = measured_models(study, timing=True) if measured is None else measured
     readme, findings = context.rendered_readme, []
@@ -228,7 +230,44 @@ def check(context) -> list[Finding]:
                                     line=yaml_text_line(study.spec_text, path, start), pointer=pointer,
                                     key=f"{pointer} {named}", hint=hint))
         findings += setting_findings(study, path, text, readme, printed, row_settings, CODE)
+        findings += _unmeasured_kinds(study, path, text, readme, measured_kinds)
     return findings
+
+
+# a figure's unit as quoted_figures gives it -> the result kind it states and what a finding calls it; a size in
+# MB or GB is read only beside "plan" or "engine" (a GPU's memory is written so: "H100 80GB")
+_KIND_OF_UNIT = {"MiB": ("plan_size", "an engine plan size"), "MB": ("plan_size", "an engine plan size"),
+                 "GiB": ("plan_size", "an engine plan size"), "GB": ("plan_size", "an engine plan size"),
+                 "AP": ("coco_ap", "a COCO AP")}
+_PLAN_WORDS = lazy_compile(r"\b(?:plans?|engines?)\b", re.IGNORECASE)
+
+
+def _unmeasured_kinds(study, path: tuple, text: str, readme: str | None, measured_kinds: set[str]) -> list[Finding]:
+    """A plan size or an AP that a clause of other prose states as a result (not denied, deferred, cited or
+    asked: :func:`~.prose_clauses.clause_unread`) where no record of the study holds a figure of that kind: the
+    figure is from elsewhere, or from a log line the collector does not read. Case (a new user's trial, session
+    28): "The int8 plan is 27 MiB against 12 MiB for fp32." passed in a study with no plan-size result (the two
+    figures were TensorRT 8's 'Loaded engine size' lines of two other networks' logs)."""
+    found, reported = [], set()
+    for number, unit, start in quoted_figures(text):
+        kind, words = _KIND_OF_UNIT.get(unit, (None, ""))
+        if kind is None or kind in measured_kinds:
+            continue
+        bounds = clause_bounds(text, start)
+        said = text[bounds[0]:bounds[1]]
+        if bounds in reported or (kind == "plan_size" and not _PLAN_WORDS.search(said)) or clause_unread(said, False):
+            continue
+        if readme is not None and number not in readme:
+            continue  # a field the README does not print publishes nothing
+        reported.add(bounds)
+        pointer = "/" + "/".join(map(str, path))
+        found.append(Finding(CODE, f"{pointer} states {words} ({number} {unit}), which no record of the study measured "
+                             f"(no {kind} result)", study.rel(study.study_path),
+                             line=yaml_text_line(study.spec_text, path, start), pointer=pointer,
+                             key=f"{pointer} {kind} {number}",
+                             hint="collect the figure (collect trtexec --plan for a plan's size), cite where it comes "
+                                  "from, or leave it out"))
+    return found
 
 
 
