@@ -116,7 +116,8 @@ RULES: tuple[Rule, ...] = (
     Rule("SG221", ERROR, "one run in several jobs", "studygen.checks.sg221_same_run",
          "two jobs holding a timing of one run: the same input by its sha256, or the same figures to every digit"),
     Rule("SG222", ERROR, "misquoted figure", "studygen.checks.sg222_misquoted_figures",
-         "a figure in the study file's prose (ms, MiB, AP) that no measured figure gives at its printed digits "
+         "a figure in the study file's prose (ms, MiB, AP, an agreement figure after its metric's name) that no "
+         "measured figure gives at its printed digits "
          "but one gives with one digit changed or two swapped; a difference of two variants' AP in points, or an AP "
          "said to be the same for them, that their records do not give"),
     Rule("SG223", ERROR, "kernel times grouped by other rules", "studygen.checks.sg223_stale_grouping",
