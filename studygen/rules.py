@@ -67,9 +67,9 @@ RULES: tuple[Rule, ...] = (
     Rule("SG204", ERROR, "noise verdict without repeats", "studygen.checks.sg204_noise_verdict",
          "a noise or significance verdict written by hand instead of computed from repeats"),
     Rule("SG205", ERROR, "dataset", "studygen.checks.sg205_datasets",
-         "a quality figure on an undefined, overlapping, mixed or miscounted image set, or on its own calibration "
-         "set; figures of different image sets compared in helper output or a study-file sentence; a calibration "
-         "or agreement set the study file names otherwise"),
+         "a quality or agreement figure on an undefined, overlapping, mixed or miscounted image set, or on its own "
+         "calibration set; figures of different image sets compared in helper output or a study-file sentence; a "
+         "calibration or agreement set the study file names otherwise, or a set its prose gives the other role"),
     Rule("SG206", ERROR, "unmeasured configuration stated", "studygen.checks.sg206_unmeasured",
          "a configuration the study file lists as not measured, reported or stated anyway"),
     Rule("SG207", ERROR, "unexplained cross-version or cross-GPU anomaly", "studygen.checks.sg207_anomaly",

@@ -64,6 +64,9 @@ Rules, in order:
    recipe, any set whose definition's ``role`` is ``calibration``; such a
    figure is left out of rule 3, whose "different evaluation sets" would
    misname it.
+8. A sentence of the prose naming one set by its id and giving it the role
+   its definition does not (calibrated on an evaluation set, a calibration
+   set called held out) → error at the field (:mod:`.prose_set_roles`).
 
 Case (a new user's trial): fp16 AP on ``mnist-val`` (2 images) and fp32 AP
 on ``mnist-val-4`` (4 images); the decision summary "AP 0.8020 against 0.7690
@@ -91,6 +94,7 @@ from ..study.placeholders import claim_strings
 from ..study.rows import Row
 from .base import prose_finding, readme_finding, row_finding
 from .readme_text import quote, sentence_at
+from .prose_set_roles import role_findings
 from .prose_figures import MIN_SIGNIFICANT, ap_factor, matches, quoted_figures, significant_digits
 from .prose_figures import sentence_at as prose_sentence_at
 
@@ -514,4 +518,4 @@ def _definition_path(study, dataset_id: str) -> str:
 def check(context) -> list[Finding]:
     study = context.study
     return (named_datasets(study) + disjointness(study) + mixed_comparisons(context) + counts(context)
-            + unpublished_ids(study) + sets_in_study_file(study) + calibrated_on(study))
+            + unpublished_ids(study) + sets_in_study_file(study) + calibrated_on(study) + role_findings(study))
