@@ -1,4 +1,4 @@
-"""SG205 on the study file's prose: a sentence that names one image set by its id and gives it the other role
+"""What SG205 reads in the study file's prose: a sentence that names one image set by its id and gives it the other role
 than its definition does (:func:`role_findings`).
 
 A set is named by its ``dataset_id`` as a whole word. A sentence naming exactly one set says it calibrated a
@@ -31,8 +31,9 @@ _HELD_OUT_WORDS = lazy_compile(r"\bheld[\s-]out\b|\bunseen\b", re.IGNORECASE)
 _DENIAL = lazy_compile(r"\b(?:never|not|no|without)\b|n't\b", re.IGNORECASE)
 
 
-def role_findings(study) -> list[Finding]:
-    """SG205 errors of sentences giving one named set the role its definition does not (module docstring)."""
+def role_findings(study, code: str) -> list[Finding]:
+    """Errors (of ``code``, SG205's) of sentences giving one named set the role its definition does not (module
+    docstring)."""
     roles = {dataset_id: definition.data.get("role") for dataset_id, definition in study.datasets.items()}
     if not roles:
         return []
@@ -60,7 +61,7 @@ def role_findings(study) -> list[Finding]:
                 continue
             pointer = pointer_from_path(path)
             findings.append(Finding(
-                "SG205", f"{pointer} calls {dataset_id} {said}, but its definition's role is {role} "
+                code, f"{pointer} calls {dataset_id} {said}, but its definition's role is {role} "
                 f"({study.datasets[dataset_id].display_path} /role): \"{sentence.strip()}\"",
                 study.rel(study.study_path), line=yaml_text_line(study.spec_text, path, match.start()), pointer=pointer,
                 key=f"{pointer} {dataset_id} {role}",

@@ -518,4 +518,4 @@ def _definition_path(study, dataset_id: str) -> str:
 def check(context) -> list[Finding]:
     study = context.study
     return (named_datasets(study) + disjointness(study) + mixed_comparisons(context) + counts(context)
-            + unpublished_ids(study) + sets_in_study_file(study) + calibrated_on(study) + role_findings(study))
+            + unpublished_ids(study) + sets_in_study_file(study) + calibrated_on(study) + role_findings(study, "SG205"))
