@@ -68,7 +68,7 @@ from ..records.kinds import Kind
 from ..records.load import yaml_text_line
 from ..render.labels import gpu_label, shape_label
 from ..study.placeholders import claim_strings
-from .prose_agreement import quoted_agreement
+from .prose_agreement import agreement_multiples, quoted_agreement
 from .prose_ap_deltas import check as ap_delta_findings
 from .prose_figures import ap_factor, decimals_of, matches, names_in, printed_as, quotations, quoted_figures, sentence_at
 
@@ -386,11 +386,44 @@ def agreement_findings(study, readme: str | None) -> list[Finding]:
 
 
 
+def agreement_multiple_findings(study, readme: str | None) -> list[Finding]:
+    """SG222 findings of a multiple of two variants' agreement figures of one metric written without them
+    (:func:`~.prose_agreement.agreement_multiples`): the sentence names two variants (by name or label); the multiple holds when the first's figure over the second's, or the other way round, on one
+    image set, rounds or is cut to it at its printed decimals (:func:`matches`). A sentence naming fewer or more
+    variants, or variants without figures of that metric, is not read."""
+    rows = [row for row in study.rows if row.kind == Kind.AGREEMENT and row.value is not None]
+    if not rows:
+        return []
+    labels = {variant: {variant.lower(), str(study.variant_label(variant)).lower()} for variant in {r.variant for r in rows}}
+    findings = []
+    for path, text in claim_strings(study.spec):
+        for metric, number, start, sentence in agreement_multiples(text):
+            named = [variant for variant, names in labels.items() if names_in(sentence, names)]
+            if len(named) != 2 or (readme is not None and number not in readme):
+                continue
+            values = {variant: {row.dataset: float(row.value) for row in rows if row.variant == variant
+                                and row.metric == metric} for variant in named}
+            a, b = named
+            ratios = [values[a][s] / values[b][s] for s in values[a].keys() & values[b].keys() if values[b][s]]
+            ratios += [values[b][s] / values[a][s] for s in values[a].keys() & values[b].keys() if values[a][s]]
+            if not ratios or any(matches(number, ratio) for ratio in ratios):
+                continue
+            pointer = pointer_from_path(path)
+            given = ", ".join(sorted({format_number(ratio, max(2, decimals_of(number))) + "x" for ratio in ratios}))
+            findings.append(Finding(
+                CODE, f"{pointer} gives {number}x between the {metric} of {a} and {b}, which their records do not "
+                f"give: {given} (either way round, on each image set both were scored on)", study.rel(study.study_path),
+                line=yaml_text_line(study.spec_text, path, start), pointer=pointer,
+                key=f"{pointer} {metric} {number}x", hint=_HINT))
+    return findings
+
+
 def check(context) -> list[Finding]:
     study = context.study
     quoted = quotations(study.spec)
     if not quoted:  # most study files quote no figure: the records are not read
-        return ap_delta_findings(context) + agreement_findings(study, context.rendered_readme)
+        return (ap_delta_findings(context) + agreement_findings(study, context.rendered_readme)
+                + agreement_multiple_findings(study, context.rendered_readme))
     measured, readme, findings = measured_figures(study), context.rendered_readme, []
     for path, start, number, unit, sentence in quoted:
         if readme is not None and number not in readme:
@@ -402,4 +435,5 @@ def check(context) -> list[Finding]:
             findings.append(_finding(study, path, start, number, unit, [
                 (digit_slip(number, printed), f"{printed} {unit} ({figure.where})")
                 for printed, figure in zip(shown, near)], len(near)))
-    return findings + ap_delta_findings(context) + agreement_findings(study, readme)
+    return (findings + ap_delta_findings(context) + agreement_findings(study, readme)
+            + agreement_multiple_findings(study, readme))

@@ -52,3 +52,14 @@ def test_what_is_read_as_a_metric_figure():
         ("logit_correlation", "0.99984"), ("max_abs_diff", "0.0178"), ("recall", "0.981"), ("precision", "0.9921")]
     # two figures: the metric's is the first; a digit between stops the reading ("correlation at batch 4 is ...")
     assert [n for _, n, _ in quoted_agreement("The correlation at batch 4 is 0.99984.")] == []
+
+
+def test_a_multiple_of_two_variants_figures_is_held_to_them(tmp_path):
+    # int8 0.041873 over fp16 0.0031529 is 13.28x; 0.99612 / 0.9999781 is 0.9961x
+    assert _messages(tmp_path, "int8's max abs diff is 1.3x fp16's.") == [
+        "/decision/summary gives 1.3x between the max_abs_diff of fp16 and int8, which their records do not give: "
+        "0.08x, 13.28x (either way round, on each image set both were scored on)"]
+    assert _messages(tmp_path / "true", "int8's max abs diff is about 13x fp16's.") == []
+    assert _messages(tmp_path / "cut", "The largest absolute difference of int8 is 13.2x that of fp16.") == []
+    # one variant named, or a figure with a unit beside it: not this reading
+    assert _messages(tmp_path / "one", "int8's max abs diff grew 1.3x after recalibration.") == []
