@@ -3,7 +3,7 @@ than its definition does (:func:`role_findings`).
 
 A set is named by its ``dataset_id`` as a whole word. A sentence naming exactly one set says it calibrated a
 variant when it holds a calibration word (:data:`_CALIBRATION_WORDS`: "calibrated", "calibration", "scales set
-on"), and that it is a held-out set when it holds a held-out word (:data:`_HELD_OUT_WORDS`: "held-out", "held
+on", "the scales for int8 were fit on"), and that it is a held-out set when it holds a held-out word (:data:`_HELD_OUT_WORDS`: "held-out", "held
 out", "unseen"); the first, said of a set whose definition's ``role`` is ``evaluation``, or the second, of one
 whose role is ``calibration``, is an error at the field. A sentence naming two or more sets (which one a word is
 about is not known), and one that denies (:data:`_DENIAL`: "never", "not", "no", "without": "256 inputs the
@@ -26,7 +26,8 @@ from ..records.load import yaml_text_line
 from ..study.placeholders import claim_strings
 from .prose_figures import sentence_bounds
 
-_CALIBRATION_WORDS = lazy_compile(r"\bcalibrat\w*|\bscales?\s+(?:were\s+|was\s+)?(?:set|fit|fitted)\s+on\b", re.IGNORECASE)
+_CALIBRATION_WORDS = lazy_compile(r"\bcalibrat\w*|\bscales?\b[^.;:]{0,40}?\b(?:set|fit|fitted|computed|derived|taken)\s+"
+                                  r"(?:on|from)\b", re.IGNORECASE)
 _HELD_OUT_WORDS = lazy_compile(r"\bheld[\s-]out\b|\bunseen\b", re.IGNORECASE)
 _DENIAL = lazy_compile(r"\b(?:never|not|no|without)\b|n't\b", re.IGNORECASE)
 

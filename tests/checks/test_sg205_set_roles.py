@@ -27,6 +27,7 @@ def test_an_evaluation_set_said_to_calibrate_is_an_error(tmp_path):
         "/decision/summary calls kept-300 the set a variant was calibrated on, but its definition's role is "
         "evaluation (measurements/toy/datasets/kept-300.json /role): \"FP8 scales were set on kept-300 before scoring\"")
     assert len(_role_findings(tmp_path / "b", "The calibration pass read kept-300.")) == 1
+    assert len(_role_findings(tmp_path / "c", "Activation scales for fp8 were derived from kept-300.")) == 1
 
 
 def test_a_calibration_set_called_held_out_is_an_error(tmp_path):
