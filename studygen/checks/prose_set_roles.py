@@ -1,10 +1,10 @@
-"""What SG205 reads in the study file's prose: a sentence that names one image set by its id and gives it the other role
-than its definition does (:func:`role_findings`).
+"""What SG205 reads in the study file's prose: a sentence that names one image set by its id and gives it the
+other role than its definition does (:func:`role_findings`).
 
 A set is named by its ``dataset_id`` as a whole word. A sentence naming exactly one set says it calibrated a
 variant when it holds a calibration word (:data:`_CALIBRATION_WORDS`: "calibrated", "calibration", "scales set
-on", "the scales for int8 were fit on"), and that it is a held-out set when it holds a held-out word (:data:`_HELD_OUT_WORDS`: "held-out", "held
-out", "unseen"); the first, said of a set whose definition's ``role`` is ``evaluation``, or the second, of one
+on", "the scales for int8 were fit on"), and that it is a held-out set when it holds a held-out word
+(:data:`_HELD_OUT_WORDS`: "held-out", "held out", "unseen"); the first, said of a set whose definition's ``role`` is ``evaluation``, or the second, of one
 whose role is ``calibration``, is an error at the field. A sentence naming two or more sets (which one a word is
 about is not known), and one that denies (:data:`_DENIAL`: "never", "not", "no", "without": "256 inputs the
 calibration never saw") are not read.
