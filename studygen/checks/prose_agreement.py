@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from ..patterns import lazy_compile
-from .prose_figures import MAX_QUOTED_CHARACTERS, MIN_SIGNIFICANT, significant_digits
+from .prose_figures import MAX_QUOTED_CHARACTERS, MIN_SIGNIFICANT, quoted_figures, sentence_bounds, significant_digits
 
 # how far (characters of words; a digit only inside a word) a figure may stand after its metric's name: "logit correlation with
 # fp32 on the held-out set is 0.99984" (36 between); a figure further on is another clause's
@@ -56,8 +56,6 @@ def agreement_multiples(text: str):
     another's, which the sentence's variants tell (SG222 holds it to their rows). Case (a new user's trial,
     session 28): "int8's max abs diff is 2.4x fp16's on the held-out set." passed where the records give
     0.017765 / 0.00074834 = 23.7x."""
-    from .prose_figures import quoted_figures, sentence_bounds
-
     for match in _MULTIPLE_RE.finditer(text):
         begin, end = sentence_bounds(text, match.start())
         sentence = text[begin:end]
