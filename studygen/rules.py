@@ -67,9 +67,9 @@ RULES: tuple[Rule, ...] = (
     Rule("SG204", ERROR, "noise verdict without repeats", "studygen.checks.sg204_noise_verdict",
          "a noise or significance verdict written by hand instead of computed from repeats"),
     Rule("SG205", ERROR, "dataset", "studygen.checks.sg205_datasets",
-         "a quality figure on an undefined, overlapping, mixed or miscounted image set, or on its own calibration "
-         "set; figures of different image sets compared in helper output or a study-file sentence; a calibration "
-         "or agreement set the study file names otherwise"),
+         "a quality or agreement figure on an undefined, overlapping, mixed or miscounted image set, or on its own "
+         "calibration set; figures of different image sets compared in helper output or a study-file sentence; a "
+         "calibration or agreement set the study file names otherwise, or a set its prose gives the other role"),
     Rule("SG206", ERROR, "unmeasured configuration stated", "studygen.checks.sg206_unmeasured",
          "a configuration the study file lists as not measured, reported or stated anyway"),
     Rule("SG207", ERROR, "unexplained cross-version or cross-GPU anomaly", "studygen.checks.sg207_anomaly",
@@ -116,7 +116,8 @@ RULES: tuple[Rule, ...] = (
     Rule("SG221", ERROR, "one run in several jobs", "studygen.checks.sg221_same_run",
          "two jobs holding a timing of one run: the same input by its sha256, or the same figures to every digit"),
     Rule("SG222", ERROR, "misquoted figure", "studygen.checks.sg222_misquoted_figures",
-         "a figure in the study file's prose (ms, MiB, AP) that no measured figure gives at its printed digits "
+         "a figure in the study file's prose (ms, MiB, AP, an agreement figure after its metric's name) that no "
+         "measured figure gives at its printed digits "
          "but one gives with one digit changed or two swapped; a difference of two variants' AP in points, or an AP "
          "said to be the same for them, that their records do not give"),
     Rule("SG223", ERROR, "kernel times grouped by other rules", "studygen.checks.sg223_stale_grouping",
@@ -126,8 +127,9 @@ RULES: tuple[Rule, ...] = (
          "studygen.checks.sg224_unmeasured_gpu",
          "the study's title names a GPU model that no record was measured on, or a precision, batch or shape that "
          "none measured, or its other prose states a result (a time, an AP, a ratio, faster or slower) on or at one; "
-         "also a batch or shape that none of the runs a clause names was measured at, or a timing method (CUDA graphs, "
-         "data transfers) none of them was timed with"),
+         "also a batch, shape or TensorRT version that none of the runs a clause names was measured at, or a timing "
+         "method (CUDA graphs, data transfers) none of them was timed with; a plan size or AP stated where no record "
+         "holds one"),
     Rule("SG225", ERROR, "kernel-time share, multiple, range or best-of not given",
          "studygen.checks.sg225_kernel_shares",
          "a share of kernel time (\"GEMMs take 54% of the step\"), a multiple or difference of a group's time "

@@ -13,7 +13,7 @@ gives them only for that text and under the Jinja version in
 JINJA2_VERSION = '3.1.6'
 FIGURES = {
     'generic.md.j2': (
-        'cea94ca76d0f0d6d4309f128f515c2a99cfdcc7ddae09345543577b7154e2c6e',
+        'bb0dade2d37c99f0c4b2c0c3018c26fdde58e7bb17439c3b67df0252b79b890e',
         (),
         (),
     ),

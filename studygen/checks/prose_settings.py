@@ -1,7 +1,8 @@
 """How SG224 reads a setting of the runs named in a clause of a study
 file's prose (no check of its own): a batch (:data:`BATCH`), a shape
-(:data:`SHAPE`) and a timing method (CUDA graphs, data transfers:
-:data:`CUDA_GRAPHS`, :data:`DATA_TRANSFERS`), each held to the rows of the
+(:data:`SHAPE`), a timing method (CUDA graphs, data transfers:
+:data:`CUDA_GRAPHS`, :data:`DATA_TRANSFERS`) and a TensorRT version
+(:data:`TENSORRT_VERSION`), each held to the rows of the
 runs its clause names (:func:`setting_findings`; the module docstring of
 :mod:`.sg224_unmeasured_gpu` states the rule and its cases). Moved out of
 that module (session 27) when these readings took it to 600 lines.
@@ -48,7 +49,7 @@ def setting_findings(study, path: tuple, text: str, readme: str | None, printed:
     (:func:`_setting_findings`). Case (a new user's trial, session 26): "The
     512 x 512 H100 trace spends 64% of its kernel time in GEMMs." passed where
     every run of the study was at 224 x 224."""
-    return [finding for setting in (_BATCH_SETTING, _SHAPE_SETTING, _GRAPH_SETTING, _TRANSFER_SETTING)
+    return [finding for setting in (_BATCH_SETTING, _SHAPE_SETTING, _GRAPH_SETTING, _TRANSFER_SETTING, _VERSION_SETTING)
             for finding in _setting_findings(study, path, text, readme, printed, setting, row_settings, code)]
 
 
@@ -92,10 +93,12 @@ def _setting_findings(study, path: tuple, text: str, readme: str | None, printed
         every = setting.method and _EVERY.search(text, part[0], match.start()) and not states_result(said)
         if not about:
             continue
+        if setting.unstated_unknown and _names_unstated(study, setting, said, text[bounds[0]:bounds[1]], part != bounds):
+            continue  # a run the clause names states no such setting: what it ran on is not known, so not denied
         if (all if every else any)(settings[row] == value for row in about):
             # one batch or shape for the whole clause: a result between the GPUs it names, each held to it
             alone = {setting.read(other) for other in setting.pattern.finditer(said)} == {value}
-            side = _side_without(said, about, settings, value) if alone and not setting.method else None
+            side = _side_without(said, about, settings, value) if alone and setting.sides else None
             if side is None:
                 continue
             subject, about = side
@@ -224,7 +227,8 @@ class _Setting(NamedTuple):
     value from a match, ``of`` a row's value (None: the row states none), ``shown`` the value as a finding names it,
     ``listed`` as it lists the measured ones, ``printed`` whether the README prints it; ``preposition`` what a
     finding puts before it ("at batch 4", "with CUDA graphs on"); ``method``: a timing method, whose words may
-    hold a "without" or "no" of their own and say how a run was measured."""
+    hold a "without" or "no" of their own and say how a run was measured; ``sides`` and ``unstated_unknown`` as
+    their comments say."""
 
     word: str
     plural: str
@@ -236,6 +240,10 @@ class _Setting(NamedTuple):
     printed: Callable
     preposition: str = "at"
     method: bool = False
+    # whether a result at one value set between the GPUs a clause names is held to each (a batch, a shape)
+    sides: bool = True
+    # whether a clause naming a run whose record states no such setting is not read (a version a log never printed)
+    unstated_unknown: bool = False
 
 
 def _shape_key(text: str) -> str:
@@ -327,13 +335,59 @@ def _on_off(value: bool) -> str:
 _GRAPH_SETTING = _Setting(
     "CUDA graph setting", "CUDA graph settings", CUDA_GRAPHS, lambda m: m.group("on") is not None,
     _method_flag("cuda_graph"), lambda on: f"CUDA graphs {_on_off(on)}", _on_off,
-    lambda written, readme: written.lower() in readme.lower(), "with", True)
+    lambda written, readme: written.lower() in readme.lower(), "with", True, False)
 
 
 _TRANSFER_SETTING = _Setting(
     "data transfer setting", "data transfer settings", DATA_TRANSFERS, lambda m: m.group("on") is not None,
     _method_flag("data_transfers"), lambda on: f"data transfers {_on_off(on)}", _on_off,
-    lambda written, readme: written.lower() in readme.lower(), "with", True)
+    lambda written, readme: written.lower() in readme.lower(), "with", True, False)
+
+
+# A TensorRT version a clause names ("TensorRT 8.2.3", "TRT 8.6", "TensorRT 7"): held to the version each row's
+# record states, a shorter version naming the longer ones it begins (8.6 of 8.6.1). Case (a new user's trial, session
+# 28): "fp16 on TensorRT 8.2.3 runs at 0.15 ms on the GTX 1070." passed where the 8.2.3 fp16 build failed (a
+# not_measured result) and the only fp16 figure on that GPU is TensorRT 8.0.3's
+TENSORRT_VERSION = lazy_compile(r"\b(?:TensorRT|TRT)[\s-]?v?(\d{1,2}(?:\.\d{1,3}){0,3})(?![\w.]?\d)", re.IGNORECASE)
+
+
+class _Version(str):
+    """A version as a clause or a record gives it, equal to another where one begins the other at a dot ("8.6" and
+    "8.6.1"; not "8.6" and "8.61"), so that a clause's shorter version names the records' longer one."""
+
+    __slots__ = ()
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, str):
+            return NotImplemented
+        short, long = sorted((str(self), str(other)), key=len)
+        return long == short or long.startswith(short + ".")
+
+    def __ne__(self, other) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    __hash__ = str.__hash__
+
+
+def _row_version(row) -> _Version | None:
+    version = row.tensorrt
+    return _Version(version) if version else None
+
+
+_VERSION_SETTING = _Setting(
+    "TensorRT version", "TensorRT versions", TENSORRT_VERSION, lambda m: _Version(m.group(1)), _row_version,
+    lambda v: f"TensorRT {v}", str, lambda v, readme: v in readme, "on", sides=False, unstated_unknown=True)
+
+
+def _names_unstated(study, setting, said: str, clause: str, in_part: bool) -> bool:
+    """Whether the part ``said`` (else its whole ``clause``, where the part names no run and is one, ``in_part``)
+    names a run with a figure whose row states no ``setting`` (a log that printed no TensorRT version)."""
+    rows = [row for row in study.rows if row.value is not None]
+    subject, about = rows_named(study, rows, said)
+    if not subject and in_part:
+        subject, about = rows_named(study, rows, clause)
+    return bool(subject) and any(setting.of(row) is None for row in about)
 
 
 def _shape_key_all(text: str) -> str:

@@ -50,7 +50,7 @@ from ..lint.unstated import states_no_result
 from ..lint.variant_pairs import CLAUSE_END_RE, TIME, kinds_named
 from ..patterns import lazy_compile
 from ..records.kinds import Kind
-from .prose_clauses import GPU_MODEL, is_measured, model_key
+from .prose_clauses import GPU_MODEL, is_measured, model_key, model_words
 
 # a comparative of speed, maybe with its ratio or percentage before it ("1.3x faster", "12 % slower")
 _SPEED = lazy_compile(r"(?:(?<![\w.])\d+(?:\.\d+)?\s?[x×%]\s+)?\b(?:faster|slower|quicker|speed-?ups?|slow-?downs?)\b",
@@ -143,12 +143,6 @@ def variant_comparisons(sentence, variants: dict[str, dict]) -> list[VariantComp
     return found
 
 
-def _gpu_words(gpu: str) -> set[str]:
-    """A row's GPU as SG224 reads a record's: each word, and each two neighbouring words joined."""
-    words = [model_key(word) for word in re.split(r"[\s-]+", gpu) if word]
-    return {*words, *(a + b for a, b in zip(words, words[1:]))}
-
-
 def _shape_key(text: str) -> str:
     return re.sub(r"\s", "", text).lower().replace("×", "x")
 
@@ -163,7 +157,7 @@ def side_rows(study, text: str, variant: str) -> list:
     shapes = {_shape_key(match.group(0)) for match in _SHAPE.finditer(text)}
     batches = {int(match.group(1)) for match in _BATCH.finditer(text)}
     # whether the sentence names a row's GPU, read once a GPU (a study has a few), not once a row and sentence
-    named_gpu = {gpu: any(is_measured(name, _gpu_words(gpu)) for name in gpus)
+    named_gpu = {gpu: any(is_measured(name, model_words(gpu)) for name in gpus)
                  for gpu in {row.key.gpu for row in timed} if gpu} if gpus else {}
     tests = (lambda row: named_gpu.get(row.key.gpu, False),
              lambda row: bool(row.key.shape) and _shape_key(row.key.shape) in shapes,

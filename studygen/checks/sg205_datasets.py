@@ -56,10 +56,17 @@ Rules, in order:
    (``/run/agreement_set``). Where the study file names no set of that
    role (a study transcribed from a source has no ``run`` section), the
    record's set is held only to a definition (rule 1 for agreement).
-7. A quality figure evaluated on the set its variant was calibrated on →
-   error at the figure (the held-out set must differ): the set the study
-   file names for the variant's recipe (the message names that pointer), or
-   the one a ``quantization`` result of the variant in the same job names.
+7. A quality or agreement figure evaluated on the set its variant was
+   calibrated on → error at the figure (the held-out set must differ): the
+   set the study file names for the variant's recipe (the message names that
+   pointer), the one a ``quantization`` result of the variant in the same job
+   names, or, for a variant of a calibrated precision (int8, FP8, FP4) or a
+   recipe, any set whose definition's ``role`` is ``calibration``; such a
+   figure is left out of rule 3, whose "different evaluation sets" would
+   misname it.
+8. A sentence of the prose naming one set by its id and giving it the role
+   its definition does not (calibrated on an evaluation set, a calibration
+   set called held out) → error at the field (:mod:`.prose_set_roles`).
 
 Case (a new user's trial): fp16 AP on ``mnist-val`` (2 images) and fp32 AP
 on ``mnist-val-4`` (4 images); the decision summary "AP 0.8020 against 0.7690
@@ -87,6 +94,7 @@ from ..study.placeholders import claim_strings
 from ..study.rows import Row
 from .base import prose_finding, readme_finding, row_finding
 from .readme_text import quote, sentence_at
+from .prose_set_roles import role_findings
 from .prose_figures import MIN_SIGNIFICANT, ap_factor, matches, quoted_figures, significant_digits
 from .prose_figures import sentence_at as prose_sentence_at
 
@@ -206,8 +214,11 @@ def mixed_comparisons(context) -> list[Finding]:
     study = context.study
     findings = []
     groups: dict[tuple, dict[str, dict]] = {}
+    variants = study.variants
     for row in study.rows:
-        if row.kind in IMAGE_SET_KINDS and row.dataset and row.value is not None:
+        # a calibrated variant's figure on a calibration set is rule 7's, which says what is wrong with it
+        if (row.kind in IMAGE_SET_KINDS and row.dataset and row.value is not None
+                and not _calibration_role(study, row, variants)):
             groups.setdefault((row.job_id, row.kind, row.statistic or row.metric), {}).setdefault(row.dataset, row)
     for (job, kind, statistic), by_dataset in sorted(groups.items(), key=lambda item: str(item[0])):
         if len(by_dataset) < 2:
@@ -452,14 +463,24 @@ def sets_in_study_file(study) -> list[Finding]:
     return findings
 
 
+# The precisions whose engines are calibrated (int8 activation scales, FP8 and FP4 scales): a figure of such a variant
+# on a set defined as a calibration set was scored on the images its scales came from (rule 7)
+CALIBRATED_PRECISIONS = frozenset({"int8", "int4", "fp8", "fp4", "nvfp4", "mxfp4"})
+
+
 def calibrated_on(study) -> list[Finding]:
-    """Rule 7: no quality figure on its variant's own calibration set."""
+    """Rule 7: no quality or agreement figure of a calibrated variant on its own calibration set: the set the
+    study file or a quantization result names for it, or, for a variant of a calibrated precision
+    (:data:`CALIBRATED_PRECISIONS`) or recipe, any set whose definition's role is ``calibration``. Case (a new
+    user's trial, session 28): an int8 agreement figure scored on the 64 inputs its activation scales came from
+    (``role: calibration``) was reported only as "figures on different evaluation sets", because the same job
+    also scored the held-out set; scored alone, it passed."""
     quantized = {(row.job_id, row.variant): row for row in study.rows if row.kind == Kind.QUANTIZATION and row.dataset}
     study_file, variants = study.rel(study.study_path), study.variants
     calibration_sets = {}  # recipe → where the study file names its calibration set, and which (once a recipe)
     findings = []
     for row in study.rows:
-        if row.kind not in QUALITY_KINDS or not row.dataset:
+        if row.kind not in IMAGE_SET_KINDS or not row.dataset:
             continue
         recipe = _recipe(study, row, variants)  # a variant without a recipe is calibrated on nothing
         if recipe not in calibration_sets:
@@ -469,6 +490,8 @@ def calibrated_on(study) -> list[Finding]:
             source = f"{study_file} {pointer}"
         elif (job_row := quantized.get((row.job_id, row.variant))) is not None and job_row.dataset == row.dataset:
             source = f"the quantization result of job {row.job_id}, {job_row.record.display_path} {_result_pointer(job_row)}/dataset"
+        elif _calibration_role(study, row, variants):
+            source = f"its definition's role is calibration: {_definition_path(study, row.dataset)}"
         else:
             continue
         findings.append(_set_finding(
@@ -479,7 +502,20 @@ def calibrated_on(study) -> list[Finding]:
     return findings
 
 
+def _calibration_role(study, row: Row, variants: dict) -> bool:
+    """Whether ``row`` is of a calibrated variant (a calibrated precision or a recipe; ``variants``: the study's)
+    and its set is defined as a calibration set."""
+    definition = study.datasets.get(row.dataset)
+    return (definition is not None and definition.data.get("role") == CALIBRATION
+            and ((row.precision or "").lower() in CALIBRATED_PRECISIONS or bool(_recipe(study, row, variants))))
+
+
+def _definition_path(study, dataset_id: str) -> str:
+    """The definition file of ``dataset_id`` as the findings name files, with the pointer of its role."""
+    return f"{study.datasets[dataset_id].display_path} /role"
+
+
 def check(context) -> list[Finding]:
     study = context.study
     return (named_datasets(study) + disjointness(study) + mixed_comparisons(context) + counts(context)
-            + unpublished_ids(study) + sets_in_study_file(study) + calibrated_on(study))
+            + unpublished_ids(study) + sets_in_study_file(study) + calibrated_on(study) + role_findings(study, "SG205"))

@@ -64,10 +64,13 @@ from dataclasses import dataclass, field
 from ..findings import Finding
 from ..numbers import format_number
 from ..records.jsonpos import pointer_from_path
+from ..records.kinds import Kind
 from ..records.load import yaml_text_line
 from ..render.labels import gpu_label, shape_label
+from ..study.placeholders import claim_strings
+from .prose_agreement import agreement_multiples, quoted_agreement
 from .prose_ap_deltas import check as ap_delta_findings
-from .prose_figures import ap_factor, decimals_of, matches, names_in, printed_as, quotations, quoted_figures
+from .prose_figures import ap_factor, decimals_of, matches, names_in, printed_as, quotations, quoted_figures, sentence_at
 
 CODE = "SG222"
 MEASURED_UNITS = ("ms", "MiB", "AP", "points")  # the row units a quoted figure is read against
@@ -348,11 +351,79 @@ def _finding(study, path: tuple, start: int, number: str, unit: str, near: list[
                    key=f"{pointer} {number} {unit}", hint=_HINT)
 
 
+def agreement_findings(study, readme: str | None) -> list[Finding]:
+    """SG222 findings of agreement figures (:func:`~.prose_agreement.quoted_agreement`) quoted one slip from every
+    row of their metric, held as a time is (:func:`misquoted`). Case (a new user's trial, session 28): "The fp16
+    max abs diff is 0.00078434." passed where the record holds 0.00074834."""
+    by_metric: dict[str, Figures] = {}
+    for row in study.rows:
+        if row.kind == Kind.AGREEMENT:
+            figures = by_metric.setdefault(str(row.metric), Figures())
+            figures.rows += [Measured(float(value), f"{row.record.display_path}#{row.pointer}", row_names(study, row),
+                                      (str(row.kind), row.metric))
+                             for value in (row.value, row.value_min, row.value_max) if value is not None]
+    if not by_metric:
+        return []
+    findings = []
+    for path, text in claim_strings(study.spec):
+        for metric, number, start in quoted_agreement(text):
+            figures = by_metric.get(metric)
+            if figures is None or (readme is not None and number not in readme):
+                continue
+            near = misquoted(number, figures, 1.0, sentence_at(text, start))
+            if not near:
+                continue
+            shown = [(digit_slip(number, printed := format_number(abs(figure.value), decimals_of(number))),
+                      f"{printed} ({figure.where})") for figure in near[:3]]
+            named = "; ".join(f"{slip}: {where}" for slip, where in shown)
+            pointer = pointer_from_path(path)
+            findings.append(Finding(
+                CODE, f"{pointer} quotes {metric} {number}, which no agreement figure of the study gives at "
+                f"{decimals_of(number)} decimals; {named}", study.rel(study.study_path),
+                line=yaml_text_line(study.spec_text, path, start), pointer=pointer, key=f"{pointer} {metric} {number}",
+                hint=_HINT))
+    return findings
+
+
+
+def agreement_multiple_findings(study, readme: str | None) -> list[Finding]:
+    """SG222 findings of a multiple of two variants' agreement figures of one metric written without them
+    (:func:`~.prose_agreement.agreement_multiples`): the sentence names two variants (by name or label); the multiple holds when the first's figure over the second's, or the other way round, on one
+    image set, rounds or is cut to it at its printed decimals (:func:`matches`). A sentence naming fewer or more
+    variants, or variants without figures of that metric, is not read."""
+    rows = [row for row in study.rows if row.kind == Kind.AGREEMENT and row.value is not None]
+    if not rows:
+        return []
+    labels = {variant: {variant.lower(), str(study.variant_label(variant)).lower()} for variant in {r.variant for r in rows}}
+    findings = []
+    for path, text in claim_strings(study.spec):
+        for metric, number, start, sentence in agreement_multiples(text):
+            named = [variant for variant, names in labels.items() if names_in(sentence, names)]
+            if len(named) != 2 or (readme is not None and number not in readme):
+                continue
+            values = {variant: {row.dataset: float(row.value) for row in rows if row.variant == variant
+                                and row.metric == metric} for variant in named}
+            a, b = named
+            ratios = [values[a][s] / values[b][s] for s in values[a].keys() & values[b].keys() if values[b][s]]
+            ratios += [values[b][s] / values[a][s] for s in values[a].keys() & values[b].keys() if values[a][s]]
+            if not ratios or any(matches(number, ratio) for ratio in ratios):
+                continue
+            pointer = pointer_from_path(path)
+            given = ", ".join(sorted({format_number(ratio, max(2, decimals_of(number))) + "x" for ratio in ratios}))
+            findings.append(Finding(
+                CODE, f"{pointer} gives {number}x between the {metric} of {a} and {b}, which their records do not "
+                f"give: {given} (either way round, on each image set both were scored on)", study.rel(study.study_path),
+                line=yaml_text_line(study.spec_text, path, start), pointer=pointer,
+                key=f"{pointer} {metric} {number}x", hint=_HINT))
+    return findings
+
+
 def check(context) -> list[Finding]:
     study = context.study
     quoted = quotations(study.spec)
     if not quoted:  # most study files quote no figure: the records are not read
-        return ap_delta_findings(context)
+        return (ap_delta_findings(context) + agreement_findings(study, context.rendered_readme)
+                + agreement_multiple_findings(study, context.rendered_readme))
     measured, readme, findings = measured_figures(study), context.rendered_readme, []
     for path, start, number, unit, sentence in quoted:
         if readme is not None and number not in readme:
@@ -364,4 +435,5 @@ def check(context) -> list[Finding]:
             findings.append(_finding(study, path, start, number, unit, [
                 (digit_slip(number, printed), f"{printed} {unit} ({figure.where})")
                 for printed, figure in zip(shown, near)], len(near)))
-    return findings + ap_delta_findings(context)
+    return (findings + ap_delta_findings(context) + agreement_findings(study, readme)
+            + agreement_multiple_findings(study, readme))

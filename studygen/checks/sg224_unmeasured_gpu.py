@@ -67,7 +67,13 @@ A batch ("at batch 8", "batch size 16") is read per clause
 (its GPUs, variants or precisions; every run where it names none) was
 measured at it, in a clause stating a result or saying how a run was
 measured ("was measured at batch 1"); a shape ("512 x 512") the same way.
-An AP or a plan size states a result as a time does (:func:`~.prose_clauses.states_result`).
+A TensorRT version ("TensorRT 8.2.3", "TRT 8.6": :data:`~.prose_settings.TENSORRT_VERSION`) is read the
+same way, a shorter version naming the longer ones it begins, never between GPUs a clause sets side by side,
+and not where a run the clause names states no version (a log that printed none). Case (a new user's trial,
+session 28): "fp16 on TensorRT 8.2.3 runs at 0.15 ms on the GTX 1070." passed where that build failed and the
+only fp16 figure on the GTX 1070 was TensorRT 8.0.3's.
+An AP or a plan size states a result as a time does (:func:`~.prose_clauses.states_result`); one stated
+where no record of the study holds a figure of its kind is reported too (:func:`_unmeasured_kinds`).
 Each is read in its part of the clause (:func:`~.prose_clauses.conjunct_bounds`), a part
 naming no run being about those its clause names ("fp16 takes 0.9 ms, and
 it was measured at batch 4").
@@ -95,8 +101,9 @@ from ..patterns import lazy_compile
 from ..records.keys import measured_without_gpu
 from ..records.load import yaml_text_line
 from ..study.placeholders import claim_strings
-from .prose_clauses import (GPU_MODEL, PRECISION, cites, clause_bounds, clause_unread, conjunct_bounds, is_measured,
-                            model_key, model_words)
+from .prose_clauses import (GPU_MODEL, PRECISION, RESULT_WORDS, cites, clause_bounds, clause_unread, conjunct_bounds,
+                            is_measured, model_key, model_words)
+from .prose_figures import quoted_figures
 from .prose_settings import setting_findings
 
 CODE = "SG224"
@@ -104,19 +111,37 @@ CODE = "SG224"
 
 
 
-def measured_models(study) -> set[str] | None:
+def measured_models(study, timing: bool = False) -> set[str] | None:
     """The models the records were measured on, each word of a record's
-    ``gpu`` and each two neighbouring words joined (:func:`~.prose_clauses.model_key`); None
-    when a record states no GPU and does not say it had none."""
+    ``gpu`` and each two and three neighbouring words joined (:func:`~.prose_clauses.model_key`); None
+    when a record states no GPU and does not say it had none, unless ``timing`` (the clause read states a
+    timing: :func:`_states_timing`) and that record holds no timed result (:data:`_TIMED_KINDS`), since a
+    timing on a GPU cannot be a record's that times nothing. Case (a new user's trial, session 28): a
+    hand-written record of agreement figures computed on a CPU, stating no GPU, silenced every GPU of the
+    study's prose ("The int8 engine takes 0.21 ms at batch 1 on an A100." passed beside four GPU records)."""
     found: set[str] = set()
     for record in study.records:
         gpu = record.provenance.get("gpu")
         if not gpu:
             if measured_without_gpu(record.provenance):
                 continue
+            if timing and not any(result.get("kind") in _TIMED_KINDS for result in record.data.get("results") or ()):
+                continue
             return None
         found |= model_words(gpu)
     return found
+
+
+# The result kinds that time something on a machine: a record stating no GPU that holds one may be the GPU's a
+# clause stating a timing names
+_TIMED_KINDS = frozenset({"latency", "kernel_time", "kernel_time_delta"})
+
+
+def _states_timing(clause: str) -> bool:
+    """Whether ``clause`` states a timing: a time in ms or µs, a ratio or percentage, or a speed comparative
+    (:data:`~.prose_clauses.RESULT_WORDS`); an AP or a plan size alone is no timing."""
+    return RESULT_WORDS.search(clause) is not None or any(
+        unit in ("ms", "µs", "μs", "us") for _number, unit, _offset in quoted_figures(clause))
 
 
 
@@ -154,6 +179,9 @@ def check(context) -> list[Finding]:
     if not study.records or study.has_unread_files:
         return []  # a run SG202 names (a record that failed to load) may be the one a clause names
     measured, precisions = measured_models(study), measured_precisions(study)
+    measured_kinds = {str(row.kind) for row in study.rows if row.value is not None}
+    # where a record stating no GPU times nothing, a clause stating a timing is still held to the GPUs measured
+    timed_measured = measured_models(study, timing=True) if measured is None else measured
     readme, findings = context.rendered_readme, []
     shown = done = None
     printed: dict[str, bool] = {}  # GPU or precision as written -> whether the README prints it
@@ -166,7 +194,12 @@ def check(context) -> list[Finding]:
         # (clause, name) already reported: a clause naming one GPU or precision twice ("the fp16 log stops early, and
         # fp16 is 2.5x slower") states one result of it, one finding (a new user's trial, s26: two, one per line)
         reported: set[tuple[tuple[int, int], str]] = set()
-        for named, start, precision in _unmeasured(text, measured, precisions):
+        found = _unmeasured(text, measured, precisions)
+        if measured is None and timed_measured is not None and not in_title:
+            found = sorted(found + [item for item in _unmeasured(text, timed_measured, set())
+                                    if not item[2] and _states_timing(text[slice(*conjunct_bounds(
+                                        text, clause_bounds(text, item[1]), item[1]))])], key=lambda item: item[1])
+        for named, start, precision in found:
             bounds = clause_bounds(text, start)
             part = conjunct_bounds(text, bounds, start)
             if part not in unread:
@@ -197,7 +230,44 @@ def check(context) -> list[Finding]:
                                     line=yaml_text_line(study.spec_text, path, start), pointer=pointer,
                                     key=f"{pointer} {named}", hint=hint))
         findings += setting_findings(study, path, text, readme, printed, row_settings, CODE)
+        findings += _unmeasured_kinds(study, path, text, readme, measured_kinds)
     return findings
+
+
+# a figure's unit as quoted_figures gives it -> the result kind it states and what a finding calls it; a size in
+# MB or GB is read only beside "plan" or "engine" (a GPU's memory is written so: "H100 80GB")
+_KIND_OF_UNIT = {"MiB": ("plan_size", "an engine plan size"), "MB": ("plan_size", "an engine plan size"),
+                 "GiB": ("plan_size", "an engine plan size"), "GB": ("plan_size", "an engine plan size"),
+                 "AP": ("coco_ap", "a COCO AP")}
+_PLAN_WORDS = lazy_compile(r"\b(?:plans?|engines?)\b", re.IGNORECASE)
+
+
+def _unmeasured_kinds(study, path: tuple, text: str, readme: str | None, measured_kinds: set[str]) -> list[Finding]:
+    """A plan size or an AP that a clause of other prose states as a result (not denied, deferred, cited or
+    asked: :func:`~.prose_clauses.clause_unread`) where no record of the study holds a figure of that kind: the
+    figure is from elsewhere, or from a log line the collector does not read. Case (a new user's trial, session
+    28): "The int8 plan is 27 MiB against 12 MiB for fp32." passed in a study with no plan-size result (the two
+    figures were TensorRT 8's 'Loaded engine size' lines of two other networks' logs)."""
+    found, reported = [], set()
+    for number, unit, start in quoted_figures(text):
+        kind, words = _KIND_OF_UNIT.get(unit, (None, ""))
+        if kind is None or kind in measured_kinds:
+            continue
+        bounds = clause_bounds(text, start)
+        said = text[bounds[0]:bounds[1]]
+        if bounds in reported or (kind == "plan_size" and not _PLAN_WORDS.search(said)) or clause_unread(said, False):
+            continue
+        if readme is not None and number not in readme:
+            continue  # a field the README does not print publishes nothing
+        reported.add(bounds)
+        pointer = "/" + "/".join(map(str, path))
+        found.append(Finding(CODE, f"{pointer} states {words} ({number} {unit}), which no record of the study measured "
+                             f"(no {kind} result)", study.rel(study.study_path),
+                             line=yaml_text_line(study.spec_text, path, start), pointer=pointer,
+                             key=f"{pointer} {kind} {number}",
+                             hint="collect the figure (collect trtexec --plan for a plan's size), cite where it comes "
+                                  "from, or leave it out"))
+    return found
 
 
 

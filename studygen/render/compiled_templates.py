@@ -14,5 +14,5 @@ other text is parsed and compiled as before.
 
 JINJA2_VERSION = '3.1.6'
 GENERATED = {
-    'generic.md.j2': ('cea94ca76d0f0d6d4309f128f515c2a99cfdcc7ddae09345543577b7154e2c6e', (), 'studygen.render.generic_template_code'),
+    'generic.md.j2': ('bb0dade2d37c99f0c4b2c0c3018c26fdde58e7bb17439c3b67df0252b79b890e', (), 'studygen.render.generic_template_code'),
 }

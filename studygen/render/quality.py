@@ -105,3 +105,15 @@ class QualityHelpers(ViewBase):
         listed = ", ".join(parts[:-1]) + f" and {parts[-1]}" if len(parts) > 1 else parts[0]
         return [escape_label_in_prose(f"{listed} were scored on detections of different runs: a difference of "
                                       "two variants' figures includes whatever differs between those runs.")]
+
+    @helper()
+    def agreement_reference(self, **filters) -> str:
+        """The label of the variant that every agreement row matching ``filters`` is measured against, when they
+        all name one: ``fp32``, for the heading "Agreement with fp32"; the table's index then leaves the reference
+        out, since no two rows differ in it. ``""`` when the rows name several (the index gives each row's) or
+        none. Case (a new user's trial, session 28): an agreement table of fp16 and int8 against fp32 was headed
+        "Agreement with the reference" and named fp32 nowhere."""
+        references = {row.reference_variant for row in self.figures(kind=Kind.AGREEMENT, **filters).rows}
+        if len(references) != 1 or None in references:
+            return ""
+        return escape_label_in_prose(self._label(next(iter(references))))

@@ -303,10 +303,13 @@ def test_a_quality_figure_on_its_variants_calibration_set(tmp_path):
     records = [record("a", [quantization("calib-4"), coco_ap("fp8", 0.4625, dataset="calib-4")]),
                record("b", [coco_ap("fp8", 0.4625, dataset="calib-4")])]
     study = load(tmp_path / "job", records=records, study=spec(recipes=recipes))
-    (finding,) = rule_findings(study, "calibrated on")
+    finding, by_role = rule_findings(study, "calibrated on")
     assert (finding.file, finding.pointer) == ("measurements/toy/a.json", "/results/1/dataset")
     assert ("the set fp8 was calibrated on (the quantization result of job a, measurements/toy/a.json "
             "/results/0/dataset)") in finding.message
+    # job b names no quantization result, but calib-4 is defined as a calibration set (session 28: this was silent)
+    assert (by_role.file, by_role.pointer) == ("measurements/toy/b.json", "/results/0/dataset")
+    assert "(its definition's role is calibration: measurements/toy/datasets/calib-4.json /role)" in by_role.message
     # on the held-out set: nothing
     assert rule_findings(load(tmp_path / "good", records=GOOD), "calibrated on") == []
 

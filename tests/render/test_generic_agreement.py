@@ -20,7 +20,8 @@ def agreement(variant, metric, value, mode="eager"):
 
 
 def agreement_table(text):
-    section = text.split("### Agreement with the reference")[1].split("\n## ")[0].split("\n### ")[0]
+    # headed by the one reference every row names ("Agreement with fp32", session 28), else "the reference"
+    section = text.split("### Agreement with ")[1].split("\n## ")[0].split("\n### ")[0]
     return tables_of(section)
 
 
@@ -28,7 +29,7 @@ def test_two_shards_agreement_is_one_table_with_the_jobs_named(tmp_path):
     shard = lambda job, r, count: record(job, [torch_latency("fp16", 5.0), agreement("fp16", "logit_correlation", r),  # noqa: E731
                                                agreement("fp16", "nonfinite_count", count)], torch_provenance())
     text = render_markdown(generic(tmp_path, [shard("h200-0", 0.9998, 0), shard("h200-1", 0.99991, 0)]))
-    assert text.count("### Agreement with the reference") == 1
+    assert text.count("### Agreement with fp32") == 1
     assert agreement_table(text) == [[
         ["Metric", "GPU", "Shape HxW", "Batch", "fp16"],
         ["logit correlation (Pearson r)", "H100 PCIe", "800 x 800", "1", "0.9998 to 0.99991 (2 jobs: h200-0, h200-1)"],

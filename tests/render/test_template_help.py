@@ -54,7 +54,7 @@ def test_an_unknown_helper_lists_the_helpers(tmp_path):
     with pytest.raises(TemplateError) as raised:
         render_with(tmp_path, "line one\n{{ study.figurs(kind='latency') }}\n")
     message = raised.value.message
-    assert message.startswith("template error: unknown helper study.figurs; helpers are ap_difference, ")
+    assert message.startswith("template error: unknown helper study.figurs; helpers are agreement_reference, ap_difference, ")
     assert ", figures, " in message and message.endswith(", with_spread")
     assert raised.value.place.line == 2
 
