@@ -42,12 +42,16 @@ _JUDGED_RE = lazy_compile(
 _GOAL_LABEL_RE = lazy_compile(r"\b(?:targets?|goals?|aims?)\b[^:.;\n]{0,40}:[\s*_`]*$", re.IGNORECASE)
 # where a second clause starts: what it states is no longer under the first one's "expected"
 _JOIN_RE = lazy_compile(r";|\b(?:but|and|while|whereas|though|although|yet)\b", re.IGNORECASE)
+_REACH = 200  # characters of the clause read before a range: a lead-in or a verb of expectation stands close
 
 
 def forecast(text: str, start: int, at: int) -> bool:
     """True when the range at offset ``at`` of ``text`` is given as a
     forecast or a goal by the words of its clause before it, the clause
-    starting no earlier than ``start`` (its sentence's start)."""
+    starting no earlier than ``start`` (its sentence's start) nor more than
+    :data:`_REACH` characters before the range (a generated paragraph may be
+    one sentence of thousands of ranges: each reads a bounded stretch)."""
+    start = max(start, at - _REACH)
     joins = [match.end() for match in _JOIN_RE.finditer(text, start, at)]
     clause = text[joins[-1] if joins else start:at]
     if _GOAL_LABEL_RE.search(clause):
