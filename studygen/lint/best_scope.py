@@ -15,6 +15,10 @@ widens the set the way the words do:
   figure's header read alike (case, markup and spacing aside) with the
   figure's unit: the same kind of row measured the same way; with "so far",
   "yet", "to date" or "thus far" only the tables above the sentence count;
+- a table repeating a row label of the figure's own table is left out: it
+  measures the same rows again under another condition (one table per GPU,
+  "### A100" and "### H100" over the same models), and "the largest speedup
+  of any model" under one of them means that table's models;
 - a row beats the figure when its value lies beyond the quoted figure's
   printed digits the way the superlative points
   (:func:`.ratio_direction.goes_against`).
@@ -51,10 +55,14 @@ def _same(first: str, second: str) -> bool:
 
 def _alike(table: Table, source: Series) -> list[Series]:
     """The series of ``table`` headed as ``source`` and in its unit, when the
-    first headers of the two tables read alike too; [] otherwise."""
+    first headers of the two tables read alike too and no row of ``table``
+    is labelled as one of ``source``'s table; [] otherwise."""
     own = source.table
     if table is own or not table.headers or not own.headers or not _same(table.headers[0], own.headers[0]):
         return []
+    labels = {row.label.lower() for row in own.rows if row.label}
+    if any(row.label and row.label.lower() in labels for row in table.rows):
+        return []  # the same rows again under another condition (one table per GPU): "of any model" means its own
     return [s for s in table.series if s.unit == source.unit and _same(s.header, source.header)]
 
 

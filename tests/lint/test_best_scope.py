@@ -103,3 +103,25 @@ def test_relative_clause_claim_in_one_table():
     found = _sg107("We keep s4, which got the largest speedup (2.00x).")
     assert [line for line, _ in found] == [17]
     assert "row 's3' has 5.00" in found[0][1]
+
+
+def test_tables_of_the_same_rows_under_other_conditions_are_not_compared():
+    text = """# Speedup per GPU
+
+## Board A
+
+| Model | Baseline | Kernel | Speedup |
+|---|---|---|---|
+| m1 | 2.00 | 13.0 | 6.50x |
+| m2 | 4.00 | 12.0 | 3.00x |
+
+## Board B
+
+| Model | Baseline | Kernel | Speedup |
+|---|---|---|---|
+| m1 | 3.00 | 15.0 | 5.00x |
+| m2 | 5.00 | 10.0 | 2.00x |
+
+Model m1 got the largest speedup of any model (5.00x).
+"""
+    assert [f for f in lint_text(text, "x.md") if f.code == "SG107"] == []
