@@ -83,9 +83,9 @@ rows ran over three minutes).
 
 A claim quoted "of any shape" or "of all runs" ranks every row of its table, and
 when none beats it, the rows of the document's other tables of the same
-layout and column (:mod:`.best_scope`); a relative clause holding the claim
-(", which got the largest ...") is read from its pronoun, and a concession
-after it ("despite ...") is cut off.
+layout and column (:mod:`.best_scope`); such a claim in a relative clause
+(", which got the largest speedup of any shape ...") is read from its
+pronoun. A concession after a claim ("despite ...") is cut off.
 
 Cases: ``tests/lint/test_best_rows.py``, ``sg107_pos_best_rows.md``,
 ``sg107_neg_best_rows.md``, ``sg107_pos_best_wording.md``, ``sg107_neg_best_wording.md``.
@@ -432,6 +432,14 @@ def findings(document: Document) -> list[tuple[int, str, str]]:
     return found
 
 
+def _claims_every(sentence: Sentence, start: int, end: int) -> bool:
+    """True when the clause ``start:end`` holds a superlative claimed over every row ("of any shape") before
+    its one quoted figure (:func:`.best_scope.claims_every`)."""
+    text = sentence.block.text
+    best, figure = superlative(text, start, end), _quoted(sentence, start, end)
+    return best is not None and figure is not None and claims_every(text, best.end, figure.start) is not None
+
+
 def _plain(text: str, table: Table, reading: _Reading) -> bool:
     """True when every word of ``text`` is a label or header word of ``table``, a number or a plain preposition
     ("on the A100", "at batch 64 for resnet50", "(N=32)")."""
@@ -480,12 +488,14 @@ def _clause_finding(document: Document, sentence: Sentence, start: int, end: int
     colon = text.rfind(":", start, end)
     if colon != -1 and superlative(text, colon, end) is not None:
         start = colon + 1  # "Peak performance: GA peaks at 2.58x": the lead-in names the topic, the rest claims
-    if (concession := _CONCESSION_RE.search(text, start, end)) and superlative(text, start, concession.start()):
-        end = concession.start()  # "... (5.81x) despite TVM not being slow there": a concession hedges nothing
+    if (concession := _CONCESSION_RE.search(text, start, end)) and _claims_every(sentence, start, concession.start()):
+        end = concession.start()  # "... of any shape (5.81x) despite TVM not being slow there": a concession after
+        # a claim over every row hedges nothing (one elsewhere may grant an exception: "although not on the A100")
     best = superlative(text, start, end)
-    if best is not None and (relative := RELATIVE_HAVING_RE.search(text, start, best.start)) is not None:
-        start = relative.end()  # "the strided case (...), which got the largest speedup (5.81x)": the relative
-        # clause claims; the words before it name the row its quoted figure already gives
+    if best is not None and (relative := RELATIVE_HAVING_RE.search(text, start, best.start)) is not None \
+            and _claims_every(sentence, relative.end(), end):
+        start = relative.end()  # "the strided case (...), which got the largest speedup of any shape (5.81x)":
+        # the relative clause claims it over every row, so the words before it (its row) restrict nothing
     if best is None or unsure(text, start, end):
         return None
     figure = _quoted(sentence, start, end)
