@@ -81,6 +81,12 @@ look-up of its figure by unit and integer part and a binary search of the
 ranked rows, not a pass over every row (8,000 claims over a table of 30,000
 rows ran over three minutes).
 
+A claim quoted "of any shape" or "of all runs" ranks every row of its table, and
+when none beats it, the rows of the document's other tables of the same
+layout and column (:mod:`.best_scope`); such a claim in a relative clause
+(", which got the largest speedup of any shape ...") is read from its
+pronoun. A concession after a claim ("despite ...") is cut off.
+
 Cases: ``tests/lint/test_best_rows.py``, ``sg107_pos_best_rows.md``,
 ``sg107_neg_best_rows.md``, ``sg107_pos_best_wording.md``, ``sg107_neg_best_wording.md``.
 """
@@ -95,7 +101,10 @@ from ..patterns import lazy_compile
 from .best_columns import PER_ROW_EXTREME_RE, names_quantity, variant_columns
 from .best_columns import HINT as COLUMN_HINT
 from .best_columns import finding as column_finding
-from .best_wording import CAUSE_RE, STEMS, Best, predicated, qualifier_end, restricted, superlative, unsure
+from .best_scope import message as scope_message
+from .best_scope import claims_every, wider_rows
+from .best_wording import (CAUSE_RE, RELATIVE_HAVING_RE, STEMS, Best, predicated, qualifier_end, restricted, superlative,
+                           unsure)
 from .document import Document, Sentence, Series, Table, is_empty_cell
 from .figures import Figure
 from .header_names import name_words
@@ -130,6 +139,8 @@ _GAIN_RE = lazy_compile(r"speed|gain|improv|faster|reduc|saving|fewer", re.IGNOR
 # a label naming a software version ("8.6.1", "v10.16.1"), not a point of a numeric sweep
 _VERSION_RE = lazy_compile(r"^v?\d+\.\d+\.\d+")
 _SPEED_WORDS = frozenset({"fastest", "quickest", "slowest"})
+# a concession after the claim: what it grants ("despite ... not ...") neither hedges nor restricts the claim
+_CONCESSION_RE = lazy_compile(r"\b(?:despite|in\s+spite\s+of|although|even\s+though)\b", re.IGNORECASE)
 _TABLE_LIMIT = 64  # tables searched for the figure, nearest first (as many as any other claim reads)
 
 HINT = "quote the row that is the largest (or smallest) of the rows meant, or name the rows the claim holds for"
@@ -338,8 +349,10 @@ def _source(sentence: Sentence, figure: Figure, view: TextView, reading: _Readin
     return cells[0] if len(cells) == 1 else None
 
 
-def _rows_meant(table: Table, row: int, best: Best, named: dict[int, set[str]], reading: _Reading) -> RowSet | None:
-    """The rows a claim about row ``row`` ranges over (see the module's docstring), None when unclear."""
+def _rows_meant(table: Table, row: int, best: Best, named: dict[int, set[str]], reading: _Reading,
+                every: bool = False) -> RowSet | None:
+    """The rows a claim about row ``row`` ranges over (see the module's docstring), None when unclear; a winner
+    claimed over ``every`` row ("the largest speedup of any shape") ranks all of them when it names none."""
     labels = reading.labels(table)
     own = {column: values[row] for column, values in labels.items()}
     if any(own[column] not in wanted for column, wanted in named.items() if column in own):
@@ -353,7 +366,7 @@ def _rows_meant(table: Table, row: int, best: Best, named: dict[int, set[str]], 
             return None  # two columns name the figure's own row: which one the claim ranges over is unclear
         if subject:
             varying = set(subject) | _attributes(table, subject[0], set(named), labels)
-        elif len(labels) == 1 and not named:
+        elif (len(labels) == 1 or every) and not named:
             varying = set(labels)
         else:
             return None  # the winner's column names other rows too ("fp16 is the fastest after int8")
@@ -419,6 +432,14 @@ def findings(document: Document) -> list[tuple[int, str, str]]:
     return found
 
 
+def _claims_every(sentence: Sentence, start: int, end: int) -> bool:
+    """True when the clause ``start:end`` holds a superlative claimed over every row ("of any shape") before
+    its one quoted figure (:func:`.best_scope.claims_every`)."""
+    text = sentence.block.text
+    best, figure = superlative(text, start, end), _quoted(sentence, start, end)
+    return best is not None and figure is not None and claims_every(text, best.end, figure.start) is not None
+
+
 def _plain(text: str, table: Table, reading: _Reading) -> bool:
     """True when every word of ``text`` is a label or header word of ``table``, a number or a plain preposition
     ("on the A100", "at batch 64 for resnet50", "(N=32)")."""
@@ -467,7 +488,14 @@ def _clause_finding(document: Document, sentence: Sentence, start: int, end: int
     colon = text.rfind(":", start, end)
     if colon != -1 and superlative(text, colon, end) is not None:
         start = colon + 1  # "Peak performance: GA peaks at 2.58x": the lead-in names the topic, the rest claims
+    if (concession := _CONCESSION_RE.search(text, start, end)) and _claims_every(sentence, start, concession.start()):
+        end = concession.start()  # "... of any shape (5.81x) despite TVM not being slow there": a concession after
+        # a claim over every row hedges nothing (one elsewhere may grant an exception: "although not on the A100")
     best = superlative(text, start, end)
+    if best is not None and (relative := RELATIVE_HAVING_RE.search(text, start, best.start)) is not None \
+            and _claims_every(sentence, relative.end(), end):
+        start = relative.end()  # "the strided case (...), which got the largest speedup of any shape (5.81x)":
+        # the relative clause claims it over every row, so the words before it (its row) restrict nothing
     if best is None or unsure(text, start, end):
         return None
     figure = _quoted(sentence, start, end)
@@ -520,12 +548,14 @@ def _clause_finding(document: Document, sentence: Sentence, start: int, end: int
                     column}:
                 continue  # (a point within the rows the rest names: "Up to batch 8, ... at batch 1")
             named[column] = set(values)
-    kept = _rows_meant(series.table, row, best, named, reading)
+    every = claims_every(text, best.end, figure.start)
+    kept = _rows_meant(series.table, row, best, named, reading, every is not None)
     if kept is None:
         return None  # (the rows meant always hold the figure's own: one row alone has no other to beat it)
     beaten, count = _beaten(series, figure, want, kept, reading)
-    if not beaten:
-        return None
+    if not beaten:  # "the largest speedup of any shape so far (5.81x)": an earlier table of that column may beat it
+        wider = [] if best.peak or every is None else wider_rows(document, sentence, every, end, series, figure, want)
+        return (sentence.line_at(best.start), scope_message(claim, series, row, wider, want), HINT) if wider else None
     extreme = "largest" if want > 0 else "smallest"
     shown = "; ".join(f"{table.rows[other].name()} has {value.text}" for other, value in beaten)
     more = f" and {count - len(beaten)} more" if count > len(beaten) else ""

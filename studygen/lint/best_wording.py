@@ -100,6 +100,8 @@ _VERBS = frozenset({"peaks", "peaked", "peaking", "leads"})
 _NO_SUBJECT_BEFORE_RE = lazy_compile(
     r"\b(?:the|our|this|these|those|than|from|to|with|behind|of|at|in|on|for|by|and|or)\s*$", re.IGNORECASE)
 _OTHER_SUBJECT_RE = lazy_compile(r"\b(?:than|which|who|whose|unlike|compared|versus|vs)\b", re.IGNORECASE)
+# a relative clause opening before a superlative had by its row: "the strided case (...), which got the largest"
+RELATIVE_HAVING_RE = lazy_compile(r"[,)][\s*_`]*(?:which|who)\s+(?=[a-z]+\s+(?:the|a)[\s*_`]+$)", re.IGNORECASE)
 _ADVERB = r"(?:(?:also|still|again|clearly|easily|now|by\s+far)\s+)?"
 COPULA_BEFORE_RE = lazy_compile(
     rf"\b(?:is|was|are|were|remains|remained|stays|stayed|becomes|became)\s+{_ADVERB}(?:the\s+)?$", re.IGNORECASE)
@@ -108,7 +110,7 @@ COPULA_BEFORE_RE = lazy_compile(
 CAUSE_RE = lazy_compile(r"[\s,]*\b(?:due\s+to|thanks\s+to|owing\s+to|because|as\s+a\s+result\s+of)\b", re.IGNORECASE)
 HAVE_BEFORE_RE = lazy_compile(
     r"\b(?:has|have|had|gives|gave|delivers|delivered|achieves|achieved|reaches|reached|hits|posts|posted|shows|"
-    rf"showed|records|recorded|attains|attained|sustains|sustained)\s+{_ADVERB}(?:the|a)\s+$", re.IGNORECASE)
+    rf"showed|records|recorded|attains|attained|sustains|sustained|gets|got|sees|saw)\s+{_ADVERB}(?:the|a)\s+$", re.IGNORECASE)
 _OPENING_BEFORE_RE = lazy_compile(r"(?:^|,)\s*(?:the\s+)?$", re.IGNORECASE)
 
 # one word of the phrase a superlative qualifies ("-precision" of "highest-precision" included)
@@ -120,7 +122,7 @@ _PHRASE_END_RE = lazy_compile(
     r"sits|lands|landed|completes|completed|finishes|finished|posts|posted|records|recorded|sustains|sustained|"
     r"serves|served|processes|processed|clocks|clocked|measures|measured|scores|scored|goes|went|has|had|shows|"
     r"showed|yields|yielded|requires|required)\b|(?:in|of|across)\s+(?:this|the|our|these)\s+(?:study|studies|"
-    r"survey|report|tables?|data|results?|runs?|measurements?)\b|of\s+all\b|overall\b"
+    r"survey|report|tables?|data|results?|runs?|measurements?)\b|of\s+(?:all|any)\b|overall\b"
     r"|(?P<prep>of|with|on|in|for|across|under|over)\b)",
     re.IGNORECASE)
 _FIGURE_NEXT_RE = lazy_compile(r"[\s*_`~]*\d")
@@ -250,5 +252,5 @@ def _ends_phrase(text: str, position: int, end: int) -> bool:
     return match.group("prep") is None or _FIGURE_NEXT_RE.match(text, match.end(), end) is not None
 
 
-__all__ = ["CAUSE_RE", "COPULA_BEFORE_RE", "HAVE_BEFORE_RE", "ROW_NOUNS", "STEMS", "SUPERLATIVE_RE", "Best", "predicated",
-           "qualifier_end", "restricted", "superlative", "unsure"]
+__all__ = ["CAUSE_RE", "COPULA_BEFORE_RE", "HAVE_BEFORE_RE", "RELATIVE_HAVING_RE", "ROW_NOUNS", "STEMS", "SUPERLATIVE_RE",
+           "Best", "predicated", "qualifier_end", "restricted", "superlative", "unsure"]

@@ -1,0 +1,106 @@
+"""Best-of claims over every row of a document (SG107): "s3 got the largest
+speedup of any shape so far (5.00x)" where an earlier table of the same
+column holds 6.50x.
+
+A results log often prints one table per batch of work, each with the same
+derived column ("speedup"), and names a row the best "of any shape", "of
+all runs" or "across all configurations". :mod:`.best_rows` ranks the rows
+of the table the figure comes from; when none of them beats it, this module
+widens the set the way the words do:
+
+- the clause holds "of any", "of all", "among all" or "across all" and a noun
+  between the superlative and its figure ("the largest speedup of any shape
+  so far (5.81x)"; a figure before the superlative is not read so);
+- the other tables are those whose first header and whose column of the
+  figure's header read alike (case, markup and spacing aside) with the
+  figure's unit: the same kind of row measured the same way; with "so far",
+  "yet", "to date" or "thus far" only the tables above the sentence count;
+- a table repeating a row label of the figure's own table is left out: it
+  measures the same rows again under another condition (one table per GPU,
+  "### A100" and "### H100" over the same models), and "the largest speedup
+  of any model" under one of them means that table's models;
+- a row beats the figure when its value lies beyond the quoted figure's
+  printed digits the way the superlative points
+  (:func:`.ratio_direction.goes_against`).
+
+A superlative of one subject's rows ("X peaks at ..."), a clause that names
+rows to restrict the set and every hedge :mod:`.best_rows` leaves stay with
+it: this module only runs on a claim it read and found true in its own table
+(where "of any ..." makes it rank every row of that table, no subject named).
+
+Cases: ``tests/lint/test_best_scope.py`` (session 28: a public DSP kernel log
+called a 5.81x the largest speedup of any shape covered so far, two tables
+after one of 8.65x).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..patterns import lazy_compile
+from .document import Document, Sentence, Series, Table
+from .figures import Figure
+from .ratio_direction import goes_against
+
+_EVERY_RE = lazy_compile(r"\b(?:of|among|across)\s+(?:any|all)\s+(?:the\s+)?[a-z][\w-]*", re.IGNORECASE)
+_SO_FAR_RE = lazy_compile(r"\b(?:so\s+far|yet|to\s+date|thus\s+far)\b", re.IGNORECASE)
+_MARKUP_RE = lazy_compile(r"[`*_\s]+")
+_SHOWN = 3  # rows named in a finding, as :mod:`.best_rows` names them
+
+
+def _same(first: str, second: str) -> bool:
+    """True when two header cells read alike, case, markup and spacing aside."""
+    return _MARKUP_RE.sub(" ", first).strip().lower() == _MARKUP_RE.sub(" ", second).strip().lower()
+
+
+def _alike(table: Table, source: Series) -> list[Series]:
+    """The series of ``table`` headed as ``source`` and in its unit, when the
+    first headers of the two tables read alike too and no row of ``table``
+    is labelled as one of ``source``'s table; [] otherwise."""
+    own = source.table
+    if table is own or not table.headers or not own.headers or not _same(table.headers[0], own.headers[0]):
+        return []
+    labels = {row.label.lower() for row in own.rows if row.label}
+    if any(row.label and row.label.lower() in labels for row in table.rows):
+        return []  # the same rows again under another condition (one table per GPU): "of any model" means its own
+    return [s for s in table.series if s.unit == source.unit and _same(s.header, source.header)]
+
+
+def claims_every(text: str, best_end: int, figure_start: int) -> re.Match | None:
+    """The words claiming a superlative over every row ("of any shape", "across all runs") between its end
+    ``best_end`` and its figure at ``figure_start`` in ``text``; None when none stand there (or the figure
+    comes first)."""
+    return _EVERY_RE.search(text, best_end, figure_start) if best_end <= figure_start else None
+
+
+def wider_rows(document: Document, sentence: Sentence, scope: re.Match, end: int, series: Series, figure: Figure,
+               want: int) -> list[tuple[Table, int, Figure]]:
+    """(table, row, value) of up to three rows of other tables that beat
+    ``figure``, a superlative claimed over every row by ``scope``
+    (:func:`claims_every`) in a clause ending at ``end``, largest excess
+    first; with "so far" after ``scope`` only tables above the sentence."""
+    text = sentence.block.text
+    above = _SO_FAR_RE.search(text, scope.end(), end) is not None
+    beaten = []
+    for table in document.tables:
+        if above and table.order > sentence.block.order:
+            break
+        for other in _alike(table, series):
+            for row, value in enumerate(other.values):
+                if value is not None and goes_against(figure, value, want):
+                    beaten.append((table, row, value))
+    beaten.sort(key=lambda item: -want * item[2].value)
+    return beaten[:_SHOWN]
+
+
+def message(claim: str, series: Series, row: int, beaten: list[tuple[Table, int, Figure]], want: int) -> str:
+    """The finding's message: the claim, the row it names and the rows of
+    other tables that beat it, each with its table's line."""
+    extreme = "largest" if want > 0 else "smallest"
+    shown = "; ".join(f"{table.rows[other].name()} has {value.text} (table at line {table.line})"
+                      for table, other, value in beaten)
+    return (f"'{claim}' names {series.table.rows[row].name()} the {extreme} '{series.header}' of every table "
+            f"like the one at line {series.table.line}, but {shown}")
+
+
+__all__ = ["claims_every", "message", "wider_rows"]
