@@ -394,7 +394,9 @@ def agreement_multiple_findings(study, readme: str | None) -> list[Finding]:
     rows = [row for row in study.rows if row.kind == Kind.AGREEMENT and row.value is not None]
     if not rows:
         return []
-    labels = {variant: {variant.lower(), str(study.variant_label(variant)).lower()} for variant in {r.variant for r in rows}}
+    # in the rows' order: a set's order changes from process to process (string hashing), and so did the message
+    labels = {variant: {variant.lower(), str(study.variant_label(variant)).lower()}
+              for variant in dict.fromkeys(r.variant for r in rows)}
     findings = []
     for path, text in claim_strings(study.spec):
         for metric, number, start, sentence in agreement_multiples(text):
