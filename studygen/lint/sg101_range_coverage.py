@@ -38,16 +38,15 @@ widened by half its last printed digit (``0.19 to 0.21`` covers 0.185 to
   the best column it does not fit; otherwise the finding names the most
   plausible column and every row the range leaves out, with its value.
 - A range whose clause names a quantity ("60-80% less memory") is read only against columns of that quantity
-  (:mod:`studygen.lint.range_quantity`); variants written as row labels pair as columns (:mod:`.row_variant_pairs`).
-- A range whose clause claims it for most or all rows ("in most cases", "across the board") is read against
-  the whole column it names (``sg101_*_majority_claim``).
+  (:mod:`studygen.lint.range_quantity`); variants written as row labels pair as columns (:mod:`.row_variant_pairs`);
+  one claimed for most or all rows ("in most cases") against the whole column it names (``*_majority_claim``).
+- A summary table's cell of words ("TPOT | 15-25% faster") is read as a sentence (:mod:`.cell_claims`).
 
-Columns are read nearest first (the sentence's own section), stopping at one the
-range fits at the top plausibility: a long document costs little per range. A
-column of another section is reported when it holds both endpoints and the
-sentence is tied to it: a shared word, a range of ratios worded as a speed
-comparison ("1.9x - 3.7x faster") over a column headed as a speedup, or the
-quantity of a table whose variant columns split its rows (:func:`.variant_ranges.far_unions`).
+Columns are read nearest first (the sentence's own section), stopping at one the range fits at the top
+plausibility: a long document costs little per range. A column of another section is reported when it holds
+both endpoints and the sentence is tied to it: a shared word, a range of ratios worded as a speed comparison
+("1.9x - 3.7x faster") over a column headed as a speedup, or the quantity of a table whose variant columns
+split its rows (:func:`.variant_ranges.far_unions`).
 
 **Bounds claimed for every row** ("all runs finish under 10 ms", "every
 variant is within 3% of fp16"): :mod:`studygen.lint.stated_bounds`.
@@ -67,6 +66,7 @@ from typing import Callable
 from ..findings import Finding
 from ..numbers import format_number
 from ..patterns import lazy_compile
+from .cell_claims import cell_blocks
 from .claims import claim_finding, claims_most_rows, claims_of, overstated
 from .column_pairs import Entry, may_hold_ratio, may_state, named_pairs, pair_reading, pair_tables, pairs, tied_elsewhere
 from .columns import context_unit
@@ -205,7 +205,7 @@ def check(document: Document) -> list[Finding]:
     index = _ValueIndex(document)
     index.difference_units = {s.unit for t in document.tables for s in t.series if _DIFFERENCE_HEADER_WORDS & s.keywords}
     findings = []
-    for block in document.prose:
+    for block in (*document.prose, *cell_blocks(document)):  # a summary table's "TPOT | 15-25% faster" too
         if not block.has_digits:
             continue
         for sentence in block.sentences:
