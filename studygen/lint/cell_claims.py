@@ -37,17 +37,14 @@ _FIGURE_RE = lazy_compile(r"\d+(?:\.\d+)?")
 _ANY_RANGE_RE = lazy_compile(r"(?<![\w.])\d+(?:\.\d+)?\s*(?:%|x|×)?\s*(?:-|–|—|to)\s*\d+(?:\.\d+)?")
 
 
-def _words_column(table: Table, column: int) -> bool:
-    """Whether ``column`` of ``table`` holds words, not measurements: no series of the table is of it, and
-    each of its cells holds no figure outside a range ("85-92% vs 68-74%" is a summary's cell too). A cell
-    of one figure, bare or in words ("12.5 ms", "6.6x faster"), makes it a column of results."""
+def _words_column(table: Table, column: int, texts: set[str]) -> bool:
+    """Whether ``column`` of ``table``, its distinct cell ``texts``, holds words, not measurements: no series
+    of the table is of it, and no cell holds a figure outside a range ("85-92% vs 68-74%" is a summary's cell
+    too). A cell of one figure, bare or in words ("12.5 ms", "6.6x faster"), makes it a column of results."""
     if any(series.column == column for series in table.series):
         return False
-    for row in table.rows:
-        cell = row.cells[column] if column < len(row.cells) else ""
-        if not is_empty_cell(cell) and _FIGURE_RE.search(_ANY_RANGE_RE.sub(" ", cell)) is not None:
-            return False
-    return True
+    return not any(_FIGURE_RE.search(_ANY_RANGE_RE.sub(" ", text)) is not None for text in texts
+                   if not is_empty_cell(text))
 
 
 def _claim_cell(text: str) -> bool:
@@ -71,12 +68,17 @@ def cell_blocks(document: Document) -> list[Block]:
             continue
         key = table.label_columns[0]
         for column in range(len(table.headers)):
-            if column == key or not _words_column(table, column):
+            if column == key:
+                continue
+            # each distinct text once (label cells repeat down a long table), the claims first: most have none
+            texts = {row.cells[column] for row in table.rows if column < len(row.cells)}
+            claims = {text for text in texts if not is_empty_cell(text) and _claim_cell(text)}
+            if not claims or not _words_column(table, column, texts):
                 continue
             header = table.headers[column].strip()
             for row in table.rows:
                 cell = row.cells[column] if column < len(row.cells) else ""
-                if is_empty_cell(cell) or not _claim_cell(cell):
+                if cell not in claims:
                     continue
                 label = row.cells[key].strip()
                 text = f"{header}: {label} {cell}" if header else f"{label} {cell}"
