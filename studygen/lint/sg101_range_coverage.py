@@ -1,30 +1,23 @@
-"""SG101 range coverage: a prose range that summarises a table column must
-cover every value in it.
+"""SG101 range coverage: a prose range that summarises a table column must cover every value in it.
 
 A prose range (``GEMMs take 0.19 to 0.21 ms``) *summarises* a column of its unit when
 
-- both printed endpoints are found in the column (a value that rounds to
-  the endpoint at its printed digits), or
-- its header or its table's heading shares a word with the sentence ("GEMM",
-  "fp32" of ``fp32 (ms)``: the unit tells an fp32 latency from an fp32 AP; a
-  heading's word must name a kind of quantity, "latency", not a mode; naming
-  variant and quantity reads as in the column's section), or it is the table's
-  only column of that unit, and one endpoint is found in it or (same section
-  only) the range bounds most of its values.
+- both printed endpoints are found in the column (a value that rounds to the endpoint at its printed digits), or
+- its header or its table's heading shares a word with the sentence ("GEMM", "fp32" of ``fp32 (ms)``: the unit
+  tells an fp32 latency from an fp32 AP; a heading's word must name a kind of quantity, "latency", not a mode;
+  naming variant and quantity reads as in the column's section), or it is the table's only column of that unit,
+  and one endpoint is found in it or (same section only) the range bounds most of its values.
 
-The range *covers* a value when the value lies between the endpoints, each
-widened by half its last printed digit (``0.19 to 0.21`` covers 0.185 to
-0.215).
+The range *covers* a value when the value lies between the endpoints, each widened by half its last printed
+digit (``0.19 to 0.21`` covers 0.185 to 0.215). A range said of one row alone: :mod:`.one_row_ranges`.
 
-- A range printed without a unit takes the unit of the nearest heading
-  above it that names one ("### Latency (ms)" over "fp16 takes 5.6 to 6.1
-  on every GPU"), unless a noun follows it ("1 to 8 GPUs" counts GPUs;
+- A range printed without a unit takes the unit of the nearest heading above it that names one ("### Latency
+  (ms)" over "fp16 takes 5.6 to 6.1 on every GPU"), unless a noun follows it ("1 to 8 GPUs" counts GPUs;
   ``sg101_*_heading_chain_unit``).
-- The words around the range that name row labels ("on TensorRT 11.4",
-  "at 800 x 800", "for fp16 and INT8", "except B200"), or the sentence's
-  opening phrase ("On TensorRT 11.4, …"), restrict it to those rows; a
-  header part that tells sub-columns apart ("at 800 x 1067" for ``fp16 ms
-  800x800 / 800x1067``) restricts it to that sub-column.
+- The words around the range that name row labels ("on TensorRT 11.4", "at 800 x 800", "for fp16 and INT8",
+  "except B200"), or the sentence's opening phrase ("On TensorRT 11.4, …"), restrict it to those rows; a header
+  part that tells sub-columns apart ("at 800 x 1067" for ``fp16 ms 800x800 / 800x1067``) restricts it to that
+  sub-column.
 - A range of differences ("FP8 saves 0.04 to 0.11 ms", "0.1 to 0.2 ms
   faster") is checked against per-row differences of two columns of one
   table (the two figures of a ``0.409 → 0.073`` cell, or two columns whose
@@ -67,6 +60,7 @@ from ..findings import Finding
 from ..numbers import format_number
 from ..patterns import lazy_compile
 from .cell_claims import cell_blocks
+from .one_row_ranges import one_row_finding
 from .claims import claim_finding, claims_most_rows, claims_of, overstated
 from .column_pairs import Entry, may_hold_ratio, may_state, named_pairs, pair_reading, pair_tables, pairs, tied_elsewhere
 from .columns import context_unit
@@ -218,6 +212,8 @@ def check(document: Document) -> list[Finding]:
                 finding = _check_range(document, index, block, sentence, read, exact=read is rng)
                 if finding is not None:
                     findings.append(finding)
+                elif read is rng and (one := one_row_finding(document, sentence, rng)) is not None:
+                    findings.append(Finding(CODE, one[1], document.path, one[0], hint=one[2]))
     # a headline claims as much as a paragraph ("... 2x faster with 80% less memory")
     for block in document.blocks:
         if block.kind not in ("paragraph", "heading") or not block.has_digits:
