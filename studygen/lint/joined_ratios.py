@@ -49,7 +49,9 @@ pair. A bounded percentage is the percent-change reader's
 
 A clause whose two sides are columns of one table of their kind is left to
 the one-table readers (:mod:`.variant_pairs`, :mod:`.prose_changes`,
-:mod:`.prose_tables`), and so is one over a table that prints its ratios.
+:mod:`.prose_tables`), and so is one over a table that prints its ratios, unless that table holds both
+sides and rates them against a third row of its own (a speedup column of an ablation, each step over the
+plain run printed ``1.00x``: neither side's row prints the identity).
 Case (a new user's README, generic template): "int8 is 2.05x faster on the
 laptop GPU" divided the laptop's int8 time by the RTX 4090's fp16 time, and
 passed. Cases: ``sg103_pos_joined_ratios``, ``sg103_neg_joined_ratios``.
@@ -62,7 +64,7 @@ from bisect import bisect_left
 
 from ..patterns import lazy_compile
 from .derived import FORMULAS, derivation, fits, formulas_for, recomputed
-from .document import Document, Sentence, Table, names_rows
+from .document import Document, Sentence, names_rows
 from .figures import RATIO_UNITS, Figure, with_unit
 from .join_messages import and_joined, differences, names, nearest_unpaired, placed, unpaired
 from .prose_rows import HEDGE_WINDOW, HEDGED_AFTER_RE, HEDGED_BEFORE_RE, figure_clause
@@ -72,6 +74,7 @@ from .heading_scope import heading_tables
 from .restriction import TextView
 from .rounding import Interval, consistent, gives
 from .table_joins import Cell, Join, lead_ins_agree, pick, side_cells, signature
+from .table_model import identity_rows, is_identity
 from .text import LARGEST_BOUND_RE, ratio_header
 from .variant_pairs import COMPARATIVE_KINDS, COMPARISON_RE, SIZE, kinds_named, metric_kinds
 from .worded_ratios import reading_at
@@ -182,7 +185,7 @@ def _finding(document: Document, sentence: Sentence, figure: Figure, figures: li
             joins.append(joined)
     if not joins or any(j.columns_of_one_table() for j in joins):
         return None  # nothing to read, or one table has a column of each: variant_pairs' readers read it
-    if any(_prints_ratios(cell.table) for j in joins for cell in j.xs + j.ys):
+    if _ratios_answer_for(joins):
         return None  # a table prints the ratio beside its figures (prose_tables reads it)
     # "-63% faster": the sign may turn the word round or repeat it, so only the size is read
     signs = {id(j): None if sign_unsettles_word(figure) else wanted_sign(direction[0], j.kind) for j in joins}
@@ -337,9 +340,32 @@ def _with_cell_unit(cell: Cell) -> str:
     return with_unit(cell.figure.text, cell.figure.unit or cell.series.unit)
 
 
-def _prints_ratios(table: Table) -> bool:
-    """True when the table has a column of ratios or percentages ("speedup", "1.86x", "% of fp16")."""
-    return any(series.unit in RATIO_UNITS or ratio_header(series.header) for series in table.series)
+def _ratios_answer_for(joins: list[Join]) -> bool:
+    """True when a table holding the joins' figures has a column of ratios or percentages ("speedup", "1.86x",
+    "% of fp16") that may state the comparison itself. A table does not when it holds figures of both sides
+    and each such column prints its identity (``1.00x``, ``0%``) on a row of its own and a figure other than
+    its identity on every row of those figures: it rates each of them against that third row (an ablation's
+    steps against the plain run), and says nothing of two of them against each other."""
+    cells: dict[int, list[tuple[int, Cell]]] = {}
+    for joined in joins:
+        for side, group in enumerate((joined.xs, joined.ys)):
+            for cell in group:
+                cells.setdefault(id(cell.table), []).append((side, cell))
+    for held in cells.values():
+        table = held[0][1].table
+        ratios = [series for series in table.series if series.unit in RATIO_UNITS or ratio_header(series.header)]
+        if not ratios:
+            continue
+        if {side for side, _ in held} != {0, 1}:
+            return True
+        for series in ratios:
+            if not identity_rows(series):
+                return True
+            for _, cell in held:
+                value = series.values[cell.row]
+                if value is None or is_identity(value.value, series.unit):
+                    return True
+    return False
 
 
 def _distance(formula: str, a: Figure, b: Figure, figure: Figure) -> float:

@@ -1,30 +1,23 @@
-"""SG101 range coverage: a prose range that summarises a table column must
-cover every value in it.
+"""SG101 range coverage: a prose range that summarises a table column must cover every value in it.
 
 A prose range (``GEMMs take 0.19 to 0.21 ms``) *summarises* a column of its unit when
 
-- both printed endpoints are found in the column (a value that rounds to
-  the endpoint at its printed digits), or
-- its header or its table's heading shares a word with the sentence ("GEMM",
-  "fp32" of ``fp32 (ms)``: the unit tells an fp32 latency from an fp32 AP; a
-  heading's word must name a kind of quantity, "latency", not a mode; naming
-  variant and quantity reads as in the column's section), or it is the table's
-  only column of that unit, and one endpoint is found in it or (same section
-  only) the range bounds most of its values.
+- both printed endpoints are found in the column (a value that rounds to the endpoint at its printed digits), or
+- its header or its table's heading shares a word with the sentence ("GEMM", "fp32" of ``fp32 (ms)``: the unit
+  tells an fp32 latency from an fp32 AP; a heading's word must name a kind of quantity, "latency", not a mode;
+  naming variant and quantity reads as in the column's section), or it is the table's only column of that unit,
+  and one endpoint is found in it or (same section only) the range bounds most of its values.
 
-The range *covers* a value when the value lies between the endpoints, each
-widened by half its last printed digit (``0.19 to 0.21`` covers 0.185 to
-0.215).
+The range *covers* a value when the value lies between the endpoints, each widened by half its last printed
+digit (``0.19 to 0.21`` covers 0.185 to 0.215). A range said of one row alone: :mod:`.one_row_ranges`.
 
-- A range printed without a unit takes the unit of the nearest heading
-  above it that names one ("### Latency (ms)" over "fp16 takes 5.6 to 6.1
-  on every GPU"), unless a noun follows it ("1 to 8 GPUs" counts GPUs;
+- A range printed without a unit takes the unit of the nearest heading above it that names one ("### Latency
+  (ms)" over "fp16 takes 5.6 to 6.1 on every GPU"), unless a noun follows it ("1 to 8 GPUs" counts GPUs;
   ``sg101_*_heading_chain_unit``).
-- The words around the range that name row labels ("on TensorRT 11.4",
-  "at 800 x 800", "for fp16 and INT8", "except B200"), or the sentence's
-  opening phrase ("On TensorRT 11.4, …"), restrict it to those rows; a
-  header part that tells sub-columns apart ("at 800 x 1067" for ``fp16 ms
-  800x800 / 800x1067``) restricts it to that sub-column.
+- The words around the range that name row labels ("on TensorRT 11.4", "at 800 x 800", "for fp16 and INT8",
+  "except B200"), or the sentence's opening phrase ("On TensorRT 11.4, …"), restrict it to those rows; a header
+  part that tells sub-columns apart ("at 800 x 1067" for ``fp16 ms 800x800 / 800x1067``) restricts it to that
+  sub-column.
 - A range of differences ("FP8 saves 0.04 to 0.11 ms", "0.1 to 0.2 ms
   faster") is checked against per-row differences of two columns of one
   table (the two figures of a ``0.409 → 0.073`` cell, or two columns whose
@@ -38,16 +31,15 @@ widened by half its last printed digit (``0.19 to 0.21`` covers 0.185 to
   the best column it does not fit; otherwise the finding names the most
   plausible column and every row the range leaves out, with its value.
 - A range whose clause names a quantity ("60-80% less memory") is read only against columns of that quantity
-  (:mod:`studygen.lint.range_quantity`); variants written as row labels pair as columns (:mod:`.row_variant_pairs`).
-- A range whose clause claims it for most or all rows ("in most cases", "across the board") is read against
-  the whole column it names (``sg101_*_majority_claim``).
+  (:mod:`studygen.lint.range_quantity`); variants written as row labels pair as columns (:mod:`.row_variant_pairs`);
+  one claimed for most or all rows ("in most cases") against the whole column it names (``*_majority_claim``).
+- A summary table's cell of words ("TPOT | 15-25% faster") is read as a sentence (:mod:`.cell_claims`).
 
-Columns are read nearest first (the sentence's own section), stopping at one the
-range fits at the top plausibility: a long document costs little per range. A
-column of another section is reported when it holds both endpoints and the
-sentence is tied to it: a shared word, a range of ratios worded as a speed
-comparison ("1.9x - 3.7x faster") over a column headed as a speedup, or the
-quantity of a table whose variant columns split its rows (:func:`.variant_ranges.far_unions`).
+Columns are read nearest first (the sentence's own section), stopping at one the range fits at the top
+plausibility: a long document costs little per range. A column of another section is reported when it holds
+both endpoints and the sentence is tied to it: a shared word, a range of ratios worded as a speed comparison
+("1.9x - 3.7x faster") over a column headed as a speedup, or the quantity of a table whose variant columns
+split its rows (:func:`.variant_ranges.far_unions`).
 
 **Bounds claimed for every row** ("all runs finish under 10 ms", "every
 variant is within 3% of fp16"): :mod:`studygen.lint.stated_bounds`.
@@ -67,6 +59,8 @@ from typing import Callable
 from ..findings import Finding
 from ..numbers import format_number
 from ..patterns import lazy_compile
+from .cell_claims import cell_blocks
+from .one_row_ranges import one_row_finding
 from .claims import claim_finding, claims_most_rows, claims_of, overstated
 from .column_pairs import Entry, may_hold_ratio, may_state, named_pairs, pair_reading, pair_tables, pairs, tied_elsewhere
 from .columns import context_unit
@@ -206,7 +200,7 @@ def check(document: Document) -> list[Finding]:
     index = _ValueIndex(document)
     index.difference_units = {s.unit for t in document.tables for s in t.series if _DIFFERENCE_HEADER_WORDS & s.keywords}
     findings = []
-    for block in document.prose:
+    for block in (*document.prose, *cell_blocks(document)):  # a summary table's "TPOT | 15-25% faster" too
         if not block.has_digits:
             continue
         for sentence in block.sentences:
@@ -218,6 +212,8 @@ def check(document: Document) -> list[Finding]:
                 read = hedged_range(block.text, rng)  # "about 50-60 ms"
                 if (finding := _check_range(document, index, block, sentence, read, exact=read is rng)) is not None:
                     findings.append(finding)
+                elif read is rng and (one := one_row_finding(document, sentence, rng)) is not None:
+                    findings.append(Finding(CODE, one[1], document.path, one[0], hint=one[2]))
     # a headline claims as much as a paragraph ("... 2x faster with 80% less memory")
     for block in document.blocks:
         if block.kind not in ("paragraph", "heading") or not block.has_digits:

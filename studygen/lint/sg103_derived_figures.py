@@ -98,6 +98,7 @@ from typing import NamedTuple
 
 from ..findings import Finding
 from ..patterns import lazy_compile
+from .average_ratio_columns import average_ratio_findings
 from .averages import average_findings, prose_average_findings, states_row_mean
 from .cell_changes import cell_change_findings
 from .columns import columns_as_rows
@@ -128,7 +129,7 @@ def check(document: Document) -> list[Finding]:
     for table in document.tables:
         given: set[tuple[int, int]] = set()  # (row, column) of each cell its column's formula gives
         findings.extend(_table_findings(document, table, given=given))
-        for line, message, hint in average_findings(table, given):
+        for line, message, hint in (*average_findings(table, given), *average_ratio_findings(table, given)):
             findings.append(Finding(CODE, message, document.path, line, hint=hint))
         transposed = _transposed(table)
         if transposed is not None:
