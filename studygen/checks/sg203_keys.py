@@ -42,7 +42,7 @@ from typing import Callable
 from ..findings import Finding
 from ..numbers import format_number
 from ..records.kinds import Kind
-from ..rules import ERROR
+from ..rules import ERROR, code_of
 from ..study.resolution import printed_rounding, resolution
 from ..study.rows import Row
 from ..study.spread import compilation_spread, declared_sources, spread_of, tolerance
@@ -51,6 +51,7 @@ from .base import row_finding
 from .sg203_verdict import PairVerdict, unit_of
 from .waivers import active_entries, matches
 
+CODE = code_of("studygen.checks.sg203_reconcile")  # the check this module reports for
 EPSILON = 1e-12  # the slack every SG203 comparison of two figures allows (float sums)
 
 Pair = tuple[Row, Row, Row, PairVerdict]  # (earlier job's row, later job's row, the row it is placed at, verdict)
@@ -258,7 +259,7 @@ def pair_finding(study, pair: Pair, hint: str = "") -> Finding:
     or message text is held to it (:func:`key_findings`)."""
     a, b, placed, verdict = pair
     values = f"{format_number(a.value)} in job {a.job_id}; {format_number(b.value)} in job {b.job_id}"
-    return row_finding("SG203", placed,
+    return row_finding(CODE, placed,
                        f"same measurement disagrees across jobs: {describe(study, a)}: {values} ({verdict.basis})",
                        hint=hint, severity=verdict.severity)
 
@@ -267,7 +268,7 @@ def _pair_entries(study) -> list[dict]:
     """The study file's applied SG203 waivers and explanations that name a line or message text:
     those written against one pair's finding."""
     return [entry for entry in active_entries(study.spec)
-            if entry["code"] == "SG203" and ("line" in entry or "match" in entry)]
+            if entry["code"] == CODE and ("line" in entry or "match" in entry)]
 
 
 def _ends(rows: list[Row]) -> str:
@@ -293,7 +294,7 @@ def key_finding(study, disagreement: KeyDisagreement, hint_of: Callable[[Row], s
     said = "disagree" if disagreement.count > 1 else "disagrees"
     which = ", among them" if disagreement.count > 1 else ":"
     return row_finding(
-        "SG203", placed,
+        CODE, placed,
         f"same measurement disagrees across jobs: {describe(study, a)}: {jobs} jobs, {_ends(rows)}; "
         f"{disagreement.count} of their {disagreement.compared} pairs {said}{more}{which} "
         f"{format_number(a.value)} in job {a.job_id} against {format_number(b.value)} in job {b.job_id} "
