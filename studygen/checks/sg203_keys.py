@@ -151,8 +151,9 @@ class _Figures:
         return bisect_right(self.values, self.values[position] + self.high + 2 * EPSILON)
 
     def within(self, position: int) -> int:
-        """First sorted position past ``position`` whose figure may lie beyond the least tolerance of it."""
-        return max(position + 1, bisect_right(self.values, self.values[position] + self.low))
+        """First sorted position whose figure may lie beyond the least tolerance above that at
+        ``position`` (past it: the tolerance is never negative)."""
+        return bisect_right(self.values, self.values[position] + self.low)
 
     def pairs(self):
         """``(i, j)`` (indexes into rows) of every disagreeing pair: those past :meth:`beyond` at once."""
@@ -317,7 +318,7 @@ def key_findings(study, found: dict[tuple, KeyDisagreement], hint_of: Callable[[
             findings.append(key_finding(study, disagreement, hint_of))
             continue
         pairs = disagreement.every()
-        parts = [pair_finding(study, pair, hint_of(pair[2])) for pair in pairs]
+        parts = [pair_finding(study, pair) for pair in pairs]  # matched, never printed: no hint
         named = [any(matches(entry, part) for entry in entries) for part in parts]
         left = [pair for pair, waived in zip(pairs, named) if not waived]
         if not left:  # every pair waived: the key's finding, waived through each of them

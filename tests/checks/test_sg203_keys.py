@@ -12,7 +12,7 @@ from studygen.checks.sg203_keys import from_pairs, from_tolerance, held_to_toler
 from studygen.checks.waivers import apply_waivers
 from studygen.findings import ERROR, NOTICE
 
-from .studies import kernel_time, latency, load, record, spec
+from .studies import coco_ap, kernel_time, latency, load, record, spec
 
 # One GEMM group re-profiled by five jobs (one trace each: no spread of its own).
 GEMM = {"a": 1.00, "b": 1.00, "c": 1.05, "d": 1.10, "e": 0.95}
@@ -67,8 +67,9 @@ def _waived(tmp_path, waivers, values=GEMM):
 def test_a_waiver_of_one_pair_waives_that_pair_only(tmp_path):
     # the e-d pair's finding as it was worded alone: "1.1 in job d; 0.95 in job e (...)"
     waiver = {"code": "SG203", "match": "1.1 in job d; 0.95 in job e", "reason": "job e ran on a cooler card"}
-    (finding,), unused = _waived(tmp_path, [waiver])
-    assert unused == []  # the waiver names a pair: used
+    other = {"code": "SG207", "match": "1.0 in job a; 1.1 in job d", "reason": "written for another check"}
+    (finding,), unused = _waived(tmp_path, [waiver, other])
+    assert [f.message for f in unused] == ["waiver for SG207 (1.0 in job a; 1.1 in job d) matches no finding"]
     assert finding.severity == ERROR and not finding.waived_reason
     # left: e-c (0.10), a-d and b-d (0.10); the first of the widest a-d, placed at d. (The verdict's own words print
     # 0.10 and the 0.05 tolerance to one decimal, as before: two significant digits of the larger gap.)
@@ -78,20 +79,31 @@ def test_a_waiver_of_one_pair_waives_that_pair_only(tmp_path):
 
 
 def test_a_key_whose_every_disagreeing_pair_is_waived_reports_as_waived(tmp_path):
+    # pairs: e-c, a-d, b-d, e-d. A waiver and an explanation, each first of its list, share the work.
     waivers = [{"code": "SG203", "match": "in job d; 0.95 in job e", "reason": "job e: cooler card"},
-               {"code": "SG203", "match": "1.05 in job c; 0.95 in job e", "reason": "job e: cooler card"},
                {"code": "SG203", "match": "; 1.1 in job d (spread", "reason": "job d: a busy host"}]
-    (finding,), unused = _waived(tmp_path, waivers)
-    assert unused == []
+    explanations = [{"code": "SG203", "match": "1.05 in job c; 0.95 in job e", "text": "job c warmed up longer"}]
+    records = [record(job, [kernel_time("fp16", {"gemm": value, "conv": 0.5 + (job == "a")})])
+               for job, value in GEMM.items()]
+    study = load(tmp_path, records=records, study=spec(tolerances={"kernel_time_ms": 0.05}, waivers=waivers,
+                                                        explanations=explanations))
+    findings = apply_waivers(study, sg203_reconcile.check(CheckContext(study)))
+    assert [f for f in findings if f.code == "SG216"] == []
+    finding, conv = sorted(_across(findings), key=lambda f: "conv" in f.message)
     assert finding.severity == NOTICE
-    assert finding.waived_reason == "job d: a busy host | job e: cooler card"
+    assert finding.waived_reason == "explained: job c warmed up longer | job d: a busy host | job e: cooler card"
     assert "4 of their 10 pairs disagree, among them 1.1 in job d against 0.95 in job e" in finding.message
+    # the conv group, 1.5 ms in job a against 0.5 in the others (4 of 10 pairs), is no pair any entry names
+    assert conv.severity == ERROR and "5 jobs, 0.5 ms in job b to 1.5 ms in job a; 4 of their 10 pairs" in conv.message
 
 
 def test_a_waiver_that_names_a_range_end_does_not_hide_the_pairs_it_misses(tmp_path):
-    # "in job d" is in the key's finding (d holds the highest figure) and in three pairs' findings (a-d, b-d, e-d):
-    # it names those pairs, not the key, so e-c still reports
-    waiver = {"code": "SG203", "match": "1.1 in job d", "reason": "job d: a busy host"}
+    # "in job d" is in the key's finding (d holds the highest figure: "1.1 ms in job d") and in three pairs'
+    # findings (a-d, b-d, e-d): it names those pairs, not the key, so e-c still reports
+    waiver = {"code": "SG203", "match": "in job d", "reason": "job d: a busy host"}
+    study = _reruns(tmp_path / "plain", spec(tolerances={"kernel_time_ms": 0.05}))
+    (unwaived,) = _across(sg203_reconcile.check(CheckContext(study)))
+    assert "in job d" in unwaived.message
     (finding,), unused = _waived(tmp_path, [waiver])
     assert unused == [] and finding.severity == ERROR
     assert "1 of their 10 pairs disagrees and 3 more waived: 1.05 in job c against 0.95 in job e" in finding.message
@@ -136,8 +148,9 @@ def test_counting_on_sorted_figures_decides_every_pair_as_compare_pair_does(tmp_
         tolerance = (0.0, 0.0003, 0.002)[case % 3]
         records = []
         for index in range(rng.randint(3, 14)):
-            centre = rng.choice((0.999, 1.0, 9.9998, 10.0))
-            value = round(centre + rng.choice((0, 0, 1, -1, 2)) * rng.choice((0.00012, 0.0003, 0.0009, 0.002)), 6)
+            centre = rng.choice((0.999, 1.0, 9.99972, 9.9998, 10.0))
+            value = round(centre + rng.choice((0, 0, 1, -1, 2)) * rng.choice((0.00012, 0.00027, 0.00029, 0.0003,
+                                                                            0.0009, 0.002)), 6)
             records.append(record(f"j{index:02d}", [latency("fp16", value),
                                                     kernel_time("fp16", {"gemm": round(value / 10, 4)})]))
         study = load(tmp_path / f"c{case}", records=records,
@@ -148,8 +161,17 @@ def test_counting_on_sorted_figures_decides_every_pair_as_compare_pair_does(tmp_
             fast = from_tolerance(study, rows, lambda a, b: sg203_reconcile.compare_pair(study, a, b))
             slow = _brute(study, rows)
             assert (fast.count, fast.compared, fast.placed) == (slow.count, slow.compared, slow.placed), case
+            assert fast.rows is rows
             assert [p[:3] for p in fast.every()] == [p[:3] for p in slow.every()]
             assert (fast.representative or (None,) * 3)[:3] == (slow.representative or (None,) * 3)[:3]
+
+
+def test_a_key_whose_jobs_agree_has_no_pair(tmp_path):
+    study = _reruns(tmp_path, values={"a": 1.0, "b": 1.0005})  # within the 1 us floor of kernel times
+    (rows,) = sg203_reconcile.repeated_keys(study).values()
+    found = from_tolerance(study, rows, lambda a, b: sg203_reconcile.compare_pair(study, a, b))
+    assert (found.rows, found.compared, found.count, found.placed, found.representative, found.every()) == \
+        (rows, 1, 0, frozenset(), None, [])
 
 
 def test_figures_with_a_spread_of_their_own_are_not_counted_on_sorted_figures(tmp_path):
@@ -191,3 +213,70 @@ def test_the_json_output_prints_no_parts(tmp_path):
     assert all(f.parts == () for f in findings)
     (printed,) = [f for f in json.loads(format_json(findings)) if f["code"] == "SG203"]
     assert "parts" not in printed and printed["message"] == _across(findings)[0].message
+
+
+def test_a_waiver_by_line_names_the_pairs_placed_at_that_line(tmp_path):
+    # job e's record lists a conv group before its GEMM, so its GEMM row stands on another line than the others'.
+    # Pairs placed at e: e-c (0.05 from the median 1.00 each: the later job). At d: a-d, b-d, e-d.
+    records = [record(job, [kernel_time("fp16", {"conv": 0.5, "gemm": value} if job == "e" else {"gemm": value})])
+               for job, value in GEMM.items()]
+    plain = load(tmp_path / "plain", records=records, study=spec(tolerances={"kernel_time_ms": 0.05}))
+    line = next(r.line for r in plain.rows if r.job_id == "e" and r.group == "gemm")
+    assert line != next(r.line for r in plain.rows if r.job_id == "d" and r.group == "gemm")
+    waiver = {"code": "SG203", "line": line, "reason": "job e's trace was cut short"}
+    study = load(tmp_path / "waived", records=records,
+                 study=spec(tolerances={"kernel_time_ms": 0.05}, waivers=[waiver]))
+    findings = apply_waivers(study, sg203_reconcile.check(CheckContext(study)))
+    (finding,) = _across(findings)
+    assert [f for f in findings if f.code == "SG216"] == []
+    assert finding.severity == ERROR and finding.file == "measurements/toy/d.json"
+    assert "; 3 of their 10 pairs disagree and 1 more waived, among them 1.1 in job d against 0.95 in job e (" \
+        in finding.message, finding.message
+
+
+def test_a_quality_figure_prints_its_range_without_a_unit(tmp_path):
+    records = [record(job, [coco_ap("fp16", value)]) for job, value in {"a": 0.451, "b": 0.446, "c": 0.449}.items()]
+    (finding,) = _across(sg203_reconcile.check(CheckContext(load(tmp_path, records=records))))
+    # no tolerance: every pair disagrees; widest a-b, placed at b (0.003 from the median 0.449 against a's 0.002)
+    assert ": 3 jobs, 0.446 in job b to 0.451 in job a; 3 of their 3 pairs disagree, among them 0.451 in job a " \
+           "against 0.446 in job b (spread 0.005, tolerance 0)" in finding.message, finding.message
+    assert finding.file == "measurements/toy/b.json"
+    assert finding.hint.endswith("tolerances: {coco_ap_ap: <difference>} (a key coco or coco_ap wins over it)")
+
+
+def test_the_median_of_an_odd_count_places_the_finding(tmp_path):
+    # 1.0, 1.2 and 1.38: the median is 1.2, so the widest pair (1.0 against 1.38) stands at 1.0, 0.2 from it
+    # (1.38 is 0.18 away); the mean of the two lower figures, 1.1, would have put it at 1.38
+    (finding,) = _across(sg203_reconcile.check(CheckContext(_reruns(tmp_path, values={"x": 1.0, "y": 1.2,
+                                                                                       "z": 1.38}))))
+    assert finding.file == "measurements/toy/x.json"
+
+
+def test_the_widest_pair_need_not_be_the_lowest_against_the_highest(tmp_path):
+    # trtexec medians: one step 2**-12 ms (0.000244) plus half a unit of the 6th digit each (0.000005 below 10 ms,
+    # 0.00005 from 10 ms on). a-b: 0.00027 apart, beyond 0.000254; a-c: 0.00029, within 0.000299; b-c: 0.00002
+    records = [record(job, [latency("fp16", value)]) for job, value in {"a": 9.99972, "b": 9.99999,
+                                                                      "c": 10.00001}.items()]
+    (finding,) = _across(sg203_reconcile.check(CheckContext(load(tmp_path, records=records))))
+    assert ": 3 jobs, 9.99972 ms in job a to 10.00001 ms in job c; 1 of their 3 pairs disagrees: 9.99972 in job a " \
+           "against 9.99999 in job b (" in finding.message, finding.message
+    assert finding.file == "measurements/toy/a.json"  # 0.00027 from the median 9.99999
+
+
+def test_counting_checks_only_the_pairs_near_the_bounds(tmp_path, monkeypatch):
+    # 200 re-runs of one GEMM group, 1 to 1.2 ms (a step of 0.001 ms each, the kernel-time floor): every pair but
+    # neighbours apart by the floor disagrees. Pair by pair that is 19,900 decisions; counted on the sorted
+    # figures only pairs within the 1 us floor and the rows' scans toward the median are decided one by one.
+    from studygen.checks import sg203_keys
+
+    values = {f"r{index:03d}": round(1.0 + 0.001 * index, 3) for index in range(200)}
+    study = _reruns(tmp_path, values=values)
+    (rows,) = sg203_reconcile.repeated_keys(study).values()
+    rows = sorted(rows, key=lambda r: (r.job_id, r.pointer))
+    calls = []
+    original = sg203_keys._Figures.disagree
+    monkeypatch.setattr(sg203_keys._Figures, "disagree", lambda self, i, j: calls.append(1) or original(self, i, j))
+    found = from_tolerance(study, rows, lambda a, b: sg203_reconcile.compare_pair(study, a, b))
+    # pairs 0.001 ms apart agree (within the floor): 199 of them; the other 19,701 disagree
+    assert (found.count, found.compared) == (19701, 19900)
+    assert len(calls) < 5 * len(rows), len(calls)
