@@ -203,9 +203,10 @@ class _Figures:
                     right -= 1
         return frozenset(found)
 
-    def widest(self) -> tuple[int, int] | None:
+    def widest(self) -> tuple[int, int]:
         """The disagreeing pair furthest apart, first in the study's order on a tie: the lowest and
-        highest figures where they disagree, else the widest pair found one by one."""
+        highest figures where they disagree, else the widest pair found one by one. Asked only of
+        figures some pair of which disagrees."""
         lows = [i for i in self.order if self.rows[i].value == self.values[0]]
         highs = [i for i in self.order if self.rows[i].value == self.values[-1]]
         first = min(min(lows), min(highs))
@@ -217,7 +218,7 @@ class _Figures:
             rank = (abs(self.rows[i].value - self.rows[j].value), -min(i, j), -max(i, j))
             if best is None or rank > best[0]:
                 best = (rank, (min(i, j), max(i, j)))
-        return best[1] if best else None
+        return best[1]
 
 
 def from_tolerance(study, rows: list[Row], decide: Callable[[Row, Row], PairVerdict]) -> KeyDisagreement:
