@@ -34,7 +34,10 @@ class Finding:
     (a JSON pointer, RFC 6901, into a record when the finding is about one)
     are the parts of its :attr:`place`, kept as fields because they are the
     keys of the JSON output; ``key`` is the measurement key it concerns, used
-    by waivers.
+    by waivers. ``parts``: the findings this one stands for, each as it would
+    be reported alone (SG203's pairs of jobs of one key); waivers are held to
+    them too (:func:`studygen.checks.waivers.apply_waivers`, which empties
+    it), and no output prints them.
     """
 
     code: str
@@ -47,6 +50,7 @@ class Finding:
     key: str | None = None
     detail: str = field(default="", compare=False)
     waived_reason: str | None = field(default=None, compare=False)
+    parts: tuple["Finding", ...] = field(default=(), compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.code not in CODES:
@@ -124,8 +128,9 @@ def format_text(findings: list[Finding]) -> str:
 
 
 def format_json(findings: list[Finding]) -> str:
-    """A JSON list of findings, each with every field of :class:`Finding`."""
-    return json.dumps([asdict(f) for f in sorted(findings, key=sort_key)], indent=2)
+    """A JSON list of findings, each with every field of :class:`Finding` but ``parts``."""
+    return json.dumps([{name: value for name, value in asdict(f).items() if name != "parts"}
+                       for f in sorted(findings, key=sort_key)], indent=2)
 
 
 def _escape_workflow_data(text: str) -> str:

@@ -63,7 +63,8 @@ RULES: tuple[Rule, ...] = (
          "a record, dataset definition or study file that fails to load or validate (figures of a record that "
          "contradict each other too), or a study its worker process died checking", waivable=False),
     Rule("SG203", ERROR, "same measurement disagrees across jobs", "studygen.checks.sg203_reconcile",
-         "one measurement with two values from two jobs, or a difference inside their spread"),
+         "one measurement with values from two or more jobs that disagree (one finding per measurement: its jobs' "
+         "range and how many pairs of them disagree), or a difference inside their spread"),
     Rule("SG204", ERROR, "noise verdict without repeats", "studygen.checks.sg204_noise_verdict",
          "a noise or significance verdict written by hand instead of computed from repeats"),
     Rule("SG205", ERROR, "dataset", "studygen.checks.sg205_datasets",

@@ -84,33 +84,20 @@ from statistics import median
 
 from ..findings import Finding
 from ..numbers import format_number, two_significant_decimals
-from ..records.kinds import NOT_MEASURED_STATISTIC, Kind
+from ..records.kinds import NOT_MEASURED_STATISTIC
 from ..render.stats import CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, MIN_REPEATS, holm_adjusted, median_difference
 from ..rules import WARNING
 from ..study.rows import Row
 from ..study.resolution import resolution, timer_allowance
 from ..study.spread import (PROFILED_ITERATIONS, Spread, compared_spreads, declared_source_of, spread_of, tolerance,
                             tolerance_keys)
-from ..study.timing import measurement_of, timing_name, reported_by_several_jobs, variant_free_measurement
-from .base import readme_finding, row_finding
+from ..study.timing import measurement_of, reported_by_several_jobs, variant_free_measurement
+from .base import readme_finding
 from .readme_text import normalize, quote, table_cells
+from .sg203_keys import (KeyDisagreement, describe, from_pairs, from_tolerance, held_to_tolerance, key_findings, middle,
+                         outlier)
 from .sg203_verdict import (UNMEASURED, PairVerdict, beyond_tolerance, bootstrap_floor, figure_decimals, floor_note, gap,
                             gap_decimals, sample_noun, unit_of, untested, within_jobs_only)
-
-
-def _what(study, row: Row) -> str:
-    """``fp16 AP on NVIDIA B200, tensorrt=11.4.0.106`` or ``fp16 median device-to-host copy time on …``
-    style description of a row: a latency names its timing as its record took it (:func:`studygen.study.timing.timing_name`)."""
-    parts = [study.variant_label(row.variant), row.statistic or row.metric or row.kind]
-    if row.kind == Kind.LATENCY and row.metric:
-        # a trtexec job reports six latencies per cell: name which one (SG207 words them alike)
-        parts.append(timing_name(row))
-    if row.group:
-        parts.append(row.group)
-    where = [row.gpu or "GPU not stated", row.software or "versions not stated"]
-    if row.shape:
-        where.append(row.shape)
-    return f"{' '.join(p for p in parts if p)} on {', '.join(where)}"
 
 
 def repeated_keys(study) -> dict[tuple, list[Row]]:
@@ -255,16 +242,6 @@ def _against_declared(declared, a: Row, b: Row, allowed: float) -> PairVerdict:
                                f"{declared.words}{floor}")
 
 
-def _outlier(rows: list[Row], a: Row, b: Row) -> Row:
-    """Of a disagreeing pair, the row further from the median of every job's
-    figure of the key (the one the finding is placed at); the later job on a tie."""
-    values = sorted(r.value for r in rows)
-    half = len(values) // 2
-    middle = values[half] if len(values) % 2 else (values[half - 1] + values[half]) / 2
-    a, b = sorted((a, b), key=lambda r: r.job_id)
-    return a if abs(a.value - middle) > abs(b.value - middle) + 1e-12 else b
-
-
 def _compared_pairs(study, rows: list[Row]) -> list[tuple[Row, Row, PairVerdict]]:
     """``(a, b, verdict)`` for each pair of jobs of one key (``a``'s job id first), each
     compared on its own (:func:`compare_pair`)."""
@@ -321,44 +298,47 @@ def _holm_corrected(study, compared: dict) -> dict:
     return corrected
 
 
-def disagreeing_pairs(study, repeated=None) -> dict[tuple, list[tuple[Row, Row, Row, PairVerdict]]]:
-    """Measurement (:func:`measurement_of`) → ``(a, b, placed_at, verdict)`` for each pair of jobs
-    of it that disagree, placed at the row further from the others (:func:`_outlier`), for every
-    repeated key (``repeated``: :func:`repeated_keys` of the study, when the caller has it).
+def disagreeing_pairs(study, repeated=None) -> dict[tuple, KeyDisagreement]:
+    """Measurement (:func:`measurement_of`) → how its jobs compare (:class:`KeyDisagreement`: the
+    pairs that disagree, each placed at the row further from the others, :func:`outlier`), for
+    every repeated key (``repeated``: :func:`repeated_keys` of the study, when the caller has it).
 
     Each pair of jobs is compared as :func:`compare_pair` says, its bootstrap comparisons over all
     keys held to Holm's correction together (:func:`_holm_corrected`). A bootstrap disagreement of
     a key only two jobs report, which no declared source covers (:func:`compare_pair` reads those
     first), rests on each job's own samples alone: a warning that says so (:func:`within_jobs_only`).
-    A third job of the key measures the job-to-job spread, and the disagreement stays an error."""
+    A third job of the key measures the job-to-job spread, and the disagreement stays an error.
+    A key whose figures are held to the tolerance alone (:func:`held_to_tolerance`) takes part in
+    no bootstrap: its pairs are counted on its sorted figures (:func:`from_tolerance`), decided as
+    :func:`compare_pair` decides them, without the words of each."""
     repeated = repeated if repeated is not None else repeated_keys(study)
-    corrected = _holm_corrected(study, {key: _compared_pairs(study, rows) for key, rows in repeated.items()})
+    ordered = {key: sorted(rows, key=lambda r: (r.job_id, r.pointer)) for key, rows in repeated.items()}
+    plain = {key for key, rows in ordered.items() if held_to_tolerance(study, rows)}
+    corrected = _holm_corrected(study, {key: _compared_pairs(study, rows) for key, rows in ordered.items()
+                                        if key not in plain})
     found = {}
-    for key, rows in repeated.items():
+    for key, rows in ordered.items():
+        if key in plain:
+            found[key] = from_tolerance(study, rows, lambda a, b: compare_pair(study, a, b))
+            continue
         jobs_measured = len({r.job_id for r in rows}) > 2
+        centre = middle(rows)
         pairs = []
         for a, b, verdict in corrected[key]:
             if not verdict.disagree:
                 continue
             if verdict.level_clause and not jobs_measured:
                 verdict = replace(verdict, severity=WARNING, basis=verdict.basis + verdict.level_clause)
-            pairs.append((a, b, _outlier(rows, a, b), verdict))
-        found[key] = pairs
+            pairs.append((a, b, outlier(centre, a, b), verdict))
+        found[key] = from_pairs(rows, len(corrected[key]), pairs)
     return found
 
 
-def disagreements(study, pairs=None) -> list[Finding]:
-    """One finding per pair of jobs whose figures of one key disagree (see
-    :func:`compare_pair`), placed at the row further from the others."""
-    findings = []
-    for key_pairs in (pairs if pairs is not None else disagreeing_pairs(study)).values():
-        for a, b, placed, verdict in key_pairs:
-            values = f"{format_number(a.value)} in job {a.job_id}; {format_number(b.value)} in job {b.job_id}"
-            findings.append(row_finding(
-                "SG203", placed,
-                f"same measurement disagrees across jobs: {_what(study, a)}: {values} ({verdict.basis})",
-                hint=_hint(placed), severity=verdict.severity))
-    return findings
+def disagreements(study, found=None) -> list[Finding]:
+    """One finding per measurement key whose jobs disagree (:func:`disagreeing_pairs`), however many
+    pairs of them do: its jobs, their range, the pairs that disagree and one pair's verdict
+    (:func:`studygen.checks.sg203_keys.key_findings`, which holds waivers of single pairs)."""
+    return key_findings(study, found if found is not None else disagreeing_pairs(study), _hint)
 
 
 def _hint(row: Row) -> str:
@@ -375,13 +355,13 @@ def _hint(row: Row) -> str:
             f"{others}")
 
 
-def _agreeing(rows: list[Row], pairs) -> list[Row]:
-    """The rows of one key left when the rows reported as disagreeing are set
-    aside: the job-to-job spread that counts as noise is that of jobs that
-    agree. All rows when fewer than two jobs would be left: two jobs that
-    disagree give no way to tell which is off, so their whole spread stands."""
-    placed = {id(placed) for _, _, placed, _ in pairs}
-    left = [r for r in rows if id(r) not in placed]
+def _agreeing(rows: list[Row], disagreement: KeyDisagreement) -> list[Row]:
+    """The rows of one key left when the rows reported as disagreeing (each
+    disagreeing pair's row further from the others) are set aside: the
+    job-to-job spread that counts as noise is that of jobs that agree. All
+    rows when fewer than two jobs would be left: two jobs that disagree give
+    no way to tell which is off, so their whole spread stands."""
+    left = [r for r in rows if id(r) not in disagreement.placed]
     return left if len({r.job_id for r in left}) > 1 else rows
 
 
@@ -501,7 +481,7 @@ def differences_below_spread(context, pairs=None, repeated=None) -> list[Finding
         what = (f"{study.variant_label(b.variant)} minus {study.variant_label(a.variant)} in job {b.job_id} is "
                 f"{format_number(b.value - a.value, decimals, sign=True)} ({format_number(b.value)} vs "
                 f"{format_number(a.value)}), smaller than the job-to-job spread {format_number(spread, decimals)} of "
-                f"{_what(study, same[0])} ({format_number(low.value)} in job {low.job_id} to "
+                f"{describe(study, same[0])} ({format_number(low.value)} in job {low.job_id} to "
                 f"{format_number(high.value)} in job {high.job_id})")
         for item in uses:
             findings.append(readme_finding(

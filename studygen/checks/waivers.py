@@ -28,9 +28,18 @@ explanation matching ``GeForce GTX 1070``, a GPU the device-to-host finding
 named among its other platforms, took that finding first, so the entry
 written for it (``device-to-host``) was reported as matching nothing and the
 finding showed the GTX 1070 text; swapping the two entries cleared it.
+
+A finding that stands for several (``Finding.parts``: SG203's finding of a
+measurement key stands for each pair of its jobs that disagree) is held to
+its parts as well: an entry that matches a part names that part only (a
+waiver written for one pair of jobs by its README line or message text never
+hides the key's other pairs), one that matches the finding and none of its
+parts names the whole, and the finding is waived where every part is named.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from ..findings import Finding
 from ..records.load import yaml_line
@@ -82,6 +91,25 @@ def unmatched_hint(entry: dict, findings: list[Finding]) -> str:
             "(studygen check --format json gives each finding's key, line and message), or remove it")
 
 
+def active_entries(spec: dict) -> list[dict]:
+    """The study file's waivers and explanations that are applied (:func:`refusal` refuses none of
+    them), waivers first, each in the file's order."""
+    return [entry for section in ("waivers", "explanations") for entry in spec.get(section, [])
+            if refusal(section, entry) is None]
+
+
+def _held_to_parts(finding: Finding, matched: list, entries: list) -> tuple[list, set]:
+    """``(matched, named)`` for a finding with ``parts``: the entries that waive it (those that match
+    it and none of its parts; or, where every part is matched, every entry that matches one) and
+    ``(section, index)`` of each entry that matches a part (used, whether or not it waives the finding)."""
+    by_part = [[e for e in entries if matches(e[2], part)] for part in finding.parts]
+    named = {(section, index) for each in by_part for section, index, _, _ in each}
+    whole = [e for e in matched if (e[0], e[1]) not in named]
+    if whole or not all(by_part):
+        return whole, named
+    return list({(e[0], e[1]): e for each in by_part for e in each}.values()), named
+
+
 def apply_waivers(study, findings: list[Finding]) -> list[Finding]:
     """Findings with waived/explained ones demoted to notices, plus SG216 for
     every waiver or explanation that was refused (:func:`refusal`: it is not
@@ -102,6 +130,10 @@ def apply_waivers(study, findings: list[Finding]) -> list[Finding]:
     for finding in findings:
         matched = [(section, index, entry, reason) for section, index, entry, reason in entries
                    if matches(entry, finding)]
+        if finding.parts:
+            matched, named = _held_to_parts(finding, matched, entries)
+            used.update(named)
+            finding = replace(finding, parts=())
         if matched:
             used.update((section, index) for section, index, _, _ in matched)
             finding = finding.waived(joined_reasons([(entry, reason) for _, _, entry, reason in matched]))

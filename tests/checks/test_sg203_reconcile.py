@@ -439,9 +439,10 @@ def test_three_jobs_one_off_the_others_is_the_one_reported(tmp_path):
                record("b", [latency("fp16", 5.00, repeats=B_OVERLAPPING)]),
                record("c", [latency("fp16", 5.11, repeats=B_SEPARATED)])]
     findings = _across(load(tmp_path, study=spec(), records=records))
-    assert len(findings) == 2 and {f.file for f in findings} == {"measurements/toy/c.json"}
-    assert any("in job a; 5.11 in job c" in f.message for f in findings)
-    assert any("in job b; 5.11 in job c" in f.message for f in findings)
+    (finding,) = findings  # one finding for the key: its pairs a-c and b-c disagree
+    assert finding.file == "measurements/toy/c.json"
+    assert ": 3 jobs, 5.0 ms in job a to 5.11 ms in job c; 2 of their 3 pairs disagree, among them 5.0 in job a " \
+           "against 5.11 in job c (" in finding.message
 
 
 def test_the_spread_threshold_is_the_bootstrap_minimum():
@@ -624,7 +625,8 @@ def test_compiled_jobs_are_compared_on_their_compilations_not_their_pooled_repea
     (finding,) = findings
     assert finding.severity == "warning"
     assert finding.message.endswith(
-        "3.5 in job a; 4.6 in job c (not decided by bootstrap: 2 against 2 compilations allow no two-sided p below "
+        "3 jobs, 3.5 ms in job a to 4.6 ms in job c; 1 of their 3 pairs disagrees: 3.5 in job a against 4.6 in job c "
+        "(not decided by bootstrap: 2 against 2 compilations allow no two-sided p below "
         "0.33 (2 of the 6 ways to split them), so none below 0.05; 1.1 ms apart, beyond the spread of both jobs' "
         "samples (the wider: job a's 2 compilations, 3.0 to 4.0 ms: 1.0 ms) plus tolerance 0)"), finding.message
     from studygen.study.spread import COMPILATIONS, compared_spreads
