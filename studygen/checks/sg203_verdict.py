@@ -82,6 +82,8 @@ def beyond_tolerance(a: Row, b: Row, allowed: float, step: float, unit_text: str
     ``step`` where it, not the study file, set the bar."""
     difference = abs(b.value - a.value)
     places = gap_decimals([a, b], difference, allowed)
+    while places < 12 and difference > allowed + 1e-12 and gap(difference, places) == gap(allowed, places):
+        places += 1  # a gap beyond the tolerance printed alike ("spread 0.1, tolerance 0.1") read as agreement
     floor = ""
     if step > allowed:  # the timer, not the study file, set the bar: say so, with the digits to show it
         places = max(places, two_significant_decimals(step))

@@ -71,10 +71,10 @@ def test_a_waiver_of_one_pair_waives_that_pair_only(tmp_path):
     (finding,), unused = _waived(tmp_path, [waiver, other])
     assert [f.message for f in unused] == ["waiver for SG207 (1.0 in job a; 1.1 in job d) matches no finding"]
     assert finding.severity == ERROR and not finding.waived_reason
-    # left: e-c (0.10), a-d and b-d (0.10); the first of the widest a-d, placed at d. (The verdict's own words print
-    # 0.10 and the 0.05 tolerance to one decimal, as before: two significant digits of the larger gap.)
+    # left: e-c (0.10), a-d and b-d (0.10); the first of the widest a-d, placed at d. The verdict prints the gap
+    # and the 0.05 tolerance with the digits that tell them apart (to the figures' one decimal both read 0.1)
     assert ": 5 jobs, 0.95 ms in job e to 1.1 ms in job d; 3 of their 10 pairs disagree and 1 more waived, among " \
-           "them 1.0 in job a against 1.1 in job d (spread 0.1 ms, tolerance 0.1)" in finding.message, \
+           "them 1.0 in job a against 1.1 in job d (spread 0.10 ms, tolerance 0.05)" in finding.message, \
         finding.message
 
 
