@@ -99,6 +99,7 @@ import re
 from ..findings import Finding
 from ..patterns import lazy_compile
 from ..records.keys import measured_without_gpu
+from ..records.kinds import Kind
 from ..records.load import yaml_text_line
 from ..study.placeholders import claim_strings
 from .prose_clauses import (GPU_MODEL, PRECISION, RESULT_WORDS, cites, clause_bounds, clause_unread, conjunct_bounds,
@@ -134,7 +135,7 @@ def measured_models(study, timing: bool = False) -> set[str] | None:
 
 # The result kinds that time something on a machine: a record stating no GPU that holds one may be the GPU's a
 # clause stating a timing names
-_TIMED_KINDS = frozenset({"latency", "kernel_time", "kernel_time_delta"})
+_TIMED_KINDS = frozenset({Kind.LATENCY, Kind.KERNEL_TIME, Kind.KERNEL_TIME_DELTA})
 
 
 def _states_timing(clause: str) -> bool:

@@ -496,9 +496,13 @@ def refuse_unprinted_blocks(env, template_name: str, study=None) -> None:
     called: neither is refused. Each template of the chain is held to the
     blocks of those it extends (jinja2's ``Template.blocks``: every block of a
     template, nested ones too)."""
+    import jinja2
     from jinja2 import nodes
 
-    chain = _chain(env, template_name)
+    try:
+        chain = _chain(env, template_name)
+    except jinja2.TemplateError:
+        return  # a template it extends cannot be read or parsed: rendering reports that at its line
     # a built-in template (no tree) calls only blocks of its own (tests/render/test_unprinted_blocks.py)
     called = {node.attr for _, tree in chain if tree is not None for node in tree.find_all(nodes.Getattr)
               if isinstance(node.node, nodes.Name) and node.node.name == "self"}
