@@ -17,6 +17,11 @@ from ..render.rows import reads_as_difference, unit_suffix
 DECLARED = "declared"
 TOLERANCE = "tolerance"
 TIMER = "timer resolution"
+# Said of a spread of one process's samples (Allowance.one_run): a job measured again is another process, whose
+# clocks, memory placement and kernel choices those samples never saw (a DINOv2-S re-run on one H100 moved
+# GPU-bound figures 0.1 to 0.75 %, up to seven times what one run's five forwards or repeat medians spread).
+RERUN_WORDS = (", the scatter inside one run of job {job}: another process may move further "
+               "(spread_sources, source job, declares how far)")
 
 
 @dataclass(frozen=True)
@@ -28,7 +33,8 @@ class Allowance:
     :data:`TIMER`),
     ``side`` (``base``: whose records measured it; a head's never count), ``count`` and
     ``low``/``high`` (the values it is read from), ``percent`` (a declared
-    bound), ``declared`` (a declared source's words)."""
+    bound), ``declared`` (a declared source's words), ``one_run`` (its values are one process's repeat
+    medians or profiled iterations: no compilations pooled, so no re-run in another process is among them)."""
 
     width: float
     source: str
@@ -38,6 +44,7 @@ class Allowance:
     high: float | None = None
     percent: float | None = None
     declared: str = ""
+    one_run: bool = False
 
     def words(self, unit: str, decimals: int | None, points_per_unit: float | None = None) -> str:
         """The allowance as a report prints it: ``0.081 ms spread of 15 repeat

@@ -77,7 +77,8 @@ from ..render.rows import fmt, spread_cells
 from ..render.labels import gpu_label, shape_label
 from ..study.host_bound import host_bound
 from ..study.resolution import timer_allowance
-from ..study.spread import JOBS, Spread, declared_source_of, measured_spreads, tolerance
+from ..study.spread import (JOBS, PROFILED_ITERATIONS, REPEAT_MEDIANS, Spread, compilation_spread, declared_source_of,
+                            measured_spreads, tolerance)
 from ..study.timing import describe, latency_signature, timing_name
 from .allowance import DECLARED, TIMER, TOLERANCE, Allowance
 from .rekey import Pairing, ProvenanceChange, RekeyedFigure, pair_by_job, provenance_changes
@@ -328,10 +329,13 @@ def allowances_of(base, old_rows, new_rows) -> list[Allowance]:
     rows never widen a spread: ``new_rows`` serve only the timer and the
     declared source's cover."""
     single = all(_value(row) is not None for row in (*old_rows, *new_rows))
-    spreads = [spread for row in old_rows for spread in measured_spreads(row)] if single else []
+    spreads = [(row, spread) for row in old_rows for spread in measured_spreads(row)] if single else []
     if single and len({_job(row) for row in old_rows}) > 1:
-        spreads.append(Spread(tuple(_value(row) for row in old_rows), JOBS))
-    allowances = [Allowance(s.width, s.source, "base", len(s.values), s.low, s.high) for s in spreads]
+        spreads.append((None, Spread(tuple(_value(row) for row in old_rows), JOBS)))
+    # one process's samples: a compiled row's repeats and forwards pool its compilations, each its own process
+    allowances = [Allowance(s.width, s.source, "base", len(s.values), s.low, s.high,
+                            one_run=s.source in (REPEAT_MEDIANS, PROFILED_ITERATIONS) and compilation_spread(row) is None)
+                  for row, s in spreads]
     if single:
         declared = declared_source_of(base, old_rows[0], new_rows[0])
         if declared is not None and declared.up_to_percent is not None:

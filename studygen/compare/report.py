@@ -64,6 +64,7 @@ from ..records.kinds import POINTS_PER_UNIT
 from ..render.rows import unit_suffix
 from ..render.escaping import escape_name
 from . import FamilyChanges, FindingChange, ProvenanceChange, Regrouping, Unreadable
+from .allowance import RERUN_WORDS
 from .figures import BEYOND, HOST_BOUND, NEW, NEW_JOB, REMOVED, UNCHANGED, VERDICT_ORDER, WITHIN, FigureChange
 from .sentences import SentenceChange
 
@@ -275,6 +276,8 @@ def figure_line(change: FigureChange) -> str:
     spread = spread_text(change)
     if change.spread is None:
         return f"{line}; {spread}" if spread else line
+    if change.verdict == BEYOND and change.spread.one_run and change.farthest in change.old_jobs:
+        return f"{line}; more than {spread}{RERUN_WORDS.format(job=change.farthest)}"  # a re-run of a base job
     return f"{line}; {'more than' if change.verdict == BEYOND else 'within'} {spread}"
 
 

@@ -144,8 +144,9 @@ def test_text(report):
     assert lines[0] == "studygen diff: main (0123456789ab) -> the working tree"
     assert lines[1] == "toy"
     assert lines[2] == ("  beyond spread: FP8 median GPU compute time, 800 x 800, engine, H200: 10.0 ms -> 9.0 ms "
-                        "(-1.0 ms, -10.00 %); more than 0.2 ms spread of 3 repeat medians in base (9.9 to 10.1 ms) "
-                        f"[measurements/toy/main.json:{report.families[0].figures[0].place.line}]")
+                        "(-1.0 ms, -10.00 %); more than 0.2 ms spread of 3 repeat medians in base (9.9 to 10.1 ms), "
+                        "the scatter inside one run of job main: another process may move further (spread_sources, "
+                        f"source job, declares how far) [measurements/toy/main.json:{report.families[0].figures[0].place.line}]")
     assert lines[3].startswith("  new: fp32 median GPU compute time, 800 x 800, engine, H200: 20.0 ms (job main) [")
     assert lines[4] == "  verdict changed: decision.shipped in the study file: not shipped -> shipped"
     assert lines[5] == "  verdict changed: families/toy/README.md:3 (no faster -> faster)"

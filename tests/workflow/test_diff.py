@@ -447,8 +447,9 @@ def test_record_folders_outside_the_study_folders_and_a_family_left_as_it_was(tm
     assert lines[1] == "atoy: inputs unchanged"
     assert lines[2] == "toy"
     assert lines[3].startswith("  beyond spread: fp16 median GPU compute time, 800 x 800, engine, H200: 10.0 ms -> 10.5 ms "
-                               "(+0.5 ms, +5.00 %); more than 0.2 ms spread of 3 repeat medians in base (9.9 to 10.1 ms) "
-                               "[data/toy/main.json:")
+                               "(+0.5 ms, +5.00 %); more than 0.2 ms spread of 3 repeat medians in base (9.9 to 10.1 ms), "
+                               "the scatter inside one run of job main: another process may move further "
+                               "(spread_sources, source job, declares how far) [data/toy/main.json:")
     commit(repo, "toy re-measured")
     assert run_cli("diff", "HEAD~1", "HEAD", "--root", repo).out.splitlines()[3] == lines[3]
 

@@ -39,7 +39,8 @@ def build_model(model_spec: dict, *, root: Path, study_path: str):
                           path=study_path, pointer="/model")
     model_class = getattr(transformers, class_name, None)
     if model_class is None:
-        raise RecordError(f"transformers has no class {class_name!r}", path=study_path, pointer="/model/hf_class")
+        raise RecordError(f"transformers has no class {class_name!r}{_timm_hint(class_name)}", path=study_path,
+                          pointer="/model/hf_class")
     weights = model_spec.get("weights", "pretrained")
     checkpoint = {"id": model_spec["id"], "revision": model_spec.get("revision"), "weights": weights}
     if weights == "pretrained":
@@ -65,6 +66,19 @@ def build_model(model_spec: dict, *, root: Path, study_path: str):
     for parameter in model.parameters():
         parameter.requires_grad_(False)
     return model, checkpoint
+
+
+def _timm_hint(class_name: str) -> str:
+    """What to write instead of a class of another package (``torchvision.models.resnet50``,
+    ``timm.create_model``, ``resnet50``): collect run looks names up in transformers alone, and
+    a timm architecture (timm carries torchvision's ResNets, ViTs, ...) is built through
+    transformers' timm wrapper. '' for a name shaped like a transformers class (CamelCase)."""
+    if class_name[:1].isupper() and "." not in class_name:
+        return ""
+    architecture = class_name.rsplit(".", 1)[-1]
+    return ("; collect run builds transformers classes only: for a timm or torchvision architecture, set "
+            "hf_class: TimmWrapperForImageClassification and, with weights: random-init, config: "
+            f"{{model_type: timm_wrapper, architecture: {architecture}, num_labels: N}} (timm's name of it)")
 
 
 def random_init_config(overrides: dict, study_path: str):
