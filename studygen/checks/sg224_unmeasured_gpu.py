@@ -237,9 +237,8 @@ def check(context) -> list[Finding]:
 
 # a figure's unit as quoted_figures gives it -> the result kind it states and what a finding calls it; a size in
 # MB or GB is read only beside "plan" or "engine" (a GPU's memory is written so: "H100 80GB")
-_KIND_OF_UNIT = {"MiB": ("plan_size", "an engine plan size"), "MB": ("plan_size", "an engine plan size"),
-                 "GiB": ("plan_size", "an engine plan size"), "GB": ("plan_size", "an engine plan size"),
-                 "AP": ("coco_ap", "a COCO AP")}
+_KIND_OF_UNIT = {**dict.fromkeys(("MiB", "MB", "GiB", "GB"), (Kind.PLAN_SIZE, "an engine plan size")),
+                 "AP": (Kind.COCO_AP, "a COCO AP")}
 _PLAN_WORDS = lazy_compile(r"\b(?:plans?|engines?)\b", re.IGNORECASE)
 
 
