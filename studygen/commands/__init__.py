@@ -43,6 +43,9 @@ COMMANDS = {
 }
 
 COLLECT_COMMANDS = {
+    "agreement": CommandEntry("studygen.commands.collect.agreement", "agreement_command",
+                              "Ingest agreement figures of your own (logit correlation, max abs diff, ...) against a "
+                              "reference variant."),
     "coco": CommandEntry("studygen.commands.collect.coco", "coco_command",
                          "Evaluate detections with COCOeval (bbox) and record the 12 statistics."),
     "env": CommandEntry("studygen.commands.collect.env", "env_command",
