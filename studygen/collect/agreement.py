@@ -129,7 +129,7 @@ def read_figures(path: Path, display: str | None = None) -> AgreementFigures:
 
 def _figures(value, reference: str, display: str) -> dict[str, dict[str, float | int]]:
     if not isinstance(value, dict) or not value:
-        raise InputError(f"figures is {_shown(value)}: give an object of variants, each an object of metrics "
+        raise InputError(f"figures is {_shown(value) if value else 'empty'}: give an object of variants, each an object of metrics "
                          f"({', '.join(METRICS)})", path=display, pointer="/figures")
     figures = {}
     for variant, metrics in value.items():
@@ -139,7 +139,7 @@ def _figures(value, reference: str, display: str) -> dict[str, dict[str, float |
             raise InputError(f"variant {variant!r} is the reference_variant: a variant agrees with itself by "
                              "definition", path=display, pointer=where)
         if not isinstance(metrics, dict) or not metrics:
-            raise InputError(f"the figures of {variant} are {_shown(metrics)}: give an object of metrics "
+            raise InputError(f"the figures of {variant} are {_shown(metrics) if metrics else 'empty'}: give an object of metrics "
                              f"({', '.join(METRICS)})", path=display, pointer=where)
         for metric, figure in metrics.items():
             if metric not in RANGES:
