@@ -35,7 +35,8 @@ COMMANDS = {
     "lint": CommandEntry("studygen.commands.lint", "lint_command",
                          "Check Markdown files (or folders of *.md) against their own tables."),
     "collect": CommandEntry("studygen.commands.collect", "collect_group",
-                            "Turn measurements (trtexec, profiler traces, COCO detections, GPU runs) into records."),
+                            "Turn measurements (trtexec, profiler traces, COCO detections, agreement figures, GPU runs) "
+                            "into records."),
     "new": CommandEntry("studygen.commands.new", "new_command",
                         "Start a study family: write families/FAMILY/study.yaml using the built-in generic template."),
     "rows": CommandEntry("studygen.commands.rows", "rows_command",

@@ -6,8 +6,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
+import shlex
 
 import pytest
+
+from tests.conftest import REPO
 
 
 FIGURES = {
@@ -198,3 +202,29 @@ def test_in_a_study_the_variants_must_be_declared(workdir, run_cli):
         assert refused.err == (f"studygen: figs.json:{pointer}: unknown variant {variant!r}: families/demo/study.yaml "
                                "declares fp32, bf16, int8\n")
         assert not (workdir / "measurements/demo/cpu-2.json").exists()
+
+
+def test_the_study_guides_example_runs_as_printed(workdir, run_cli):
+    """The guide's figures file and command ("Agreement figures of your own"), in a project of its variants."""
+    guide = (REPO / "docs" / "study-guide.md").read_text(encoding="utf-8")
+    section = guide[guide.index("### Agreement figures of your own"):guide.index("### Measurement keys")]
+    (document,) = re.findall(r"```json\n(.*?)```", section, re.S)
+    (command,) = re.findall(r"```sh\n(.*?)```", section, re.S)
+    (workdir / "agree-heldout.json").write_text(document, encoding="utf-8")
+    assert run_cli("new", "my_model", "--variants", "fp32,int8,fp16", "--model", "org/my-model",
+                   "--revision", "3f2a9c1", "--root", workdir).exit_code == 0
+    define(workdir / "measurements", "my_model", {**DEFINITION, "dataset_id": "val-held-out-500", "count": 500})
+    argv = shlex.split(command.replace("\\\n", " "))
+    assert argv[:3] == ["studygen", "collect", "agreement"]
+    done = run_cli(*argv[1:])
+    assert done.exit_code == 0, done.err
+    record = json.loads((workdir / "measurements/my_model/cpu-agreement.json").read_text(encoding="utf-8"))
+    assert [(r["variant"], r["metric"], r["value"]) for r in record["results"]] == [
+        ("int8", "logit_correlation", 0.99871), ("int8", "max_abs_diff", 0.193), ("int8", "nonfinite_count", 0),
+        ("fp16", "logit_correlation", 0.9999962), ("fp16", "max_abs_diff", 0.00211)]
+    assert record["results"][1]["source_locator"] == "agree-heldout.json:/figures/int8/max_abs_diff"
+    assert (record["provenance"]["cpu"], record["provenance"]["software"]) == (
+        "AMD EPYC 7763 64-Core Processor", {"numpy": "2.2.1"})
+    assert run_cli("render", "my_model", "--root", workdir).exit_code == 0
+    checked = run_cli("check", "my_model", "--root", workdir)
+    assert checked.exit_code == 0 and "SG209" not in checked.out, checked.out  # warnings only: placeholders
