@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 import click
 
+from ..records.kinds import Kind
+
 
 @dataclass(frozen=True)
 class CommandEntry:
@@ -44,9 +46,10 @@ COMMANDS = {
 }
 
 COLLECT_COMMANDS = {
-    "agreement": CommandEntry("studygen.commands.collect.agreement", "agreement_command",
-                              "Ingest agreement figures of your own (logit correlation, max abs diff, ...) against a "
-                              "reference variant."),
+    # named by the kind it records (tests/records/test_kinds.py: a kind is spelt in few modules)
+    Kind.AGREEMENT: CommandEntry("studygen.commands.collect.agreement", "agreement_command",
+                                 "Ingest agreement figures of your own (logit correlation, max abs diff, ...) against a "
+                                 "reference variant."),
     "coco": CommandEntry("studygen.commands.collect.coco", "coco_command",
                          "Evaluate detections with COCOeval (bbox) and record the 12 statistics."),
     "env": CommandEntry("studygen.commands.collect.env", "env_command",

@@ -15,6 +15,7 @@ from ...collect.inputs import under_recorded_reads
 from ...errors import InputError, UsageError
 from ...fsutil import shown_path
 from ...records.datasets import dataset_path
+from ...records.kinds import Kind
 from ...records.load import load_dataset
 from ...records.write import WriteOutcome, write_results
 from .. import COLLECT_COMMANDS, command
@@ -30,7 +31,7 @@ class AgreementOptions(SubcommandOptions):
     produced the outputs compared, the CPU they were computed on (for a run
     without a GPU), and the :class:`IngestOptions`."""
 
-    subcommand: ClassVar[str] = "agreement"
+    subcommand: ClassVar[str] = Kind.AGREEMENT  # the command is named by the kind it records
     ingest: IngestOptions
     input_path: Path = field(metadata=flag(
         "--input", required=True, type=click.Path(path_type=Path),
@@ -131,7 +132,7 @@ def check_dataset(figures: agreement.AgreementFigures, target: IngestTarget, fam
                          f"({shown_path(path)})", path=figures.display, pointer="/images")
 
 
-@command("agreement", COLLECT_COMMANDS)
+@command(Kind.AGREEMENT, COLLECT_COMMANDS)
 @click_options(AgreementOptions)
 @click_options(IngestOptions)
 def agreement_command(**params):
