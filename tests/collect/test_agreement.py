@@ -228,3 +228,25 @@ def test_the_study_guides_example_runs_as_printed(workdir, run_cli):
     assert run_cli("render", "my_model", "--root", workdir).exit_code == 0
     checked = run_cli("check", "my_model", "--root", workdir)
     assert checked.exit_code == 0 and "SG209" not in checked.out, checked.out  # warnings only: placeholders
+
+
+def test_the_studys_agreement_set_and_a_published_files_origin(workdir, run_cli):
+    assert run_cli("new", "demo", "--variants", "fp32,bf16,int8", "--root", workdir).exit_code == 0
+    define(workdir / "measurements")
+    figures = write_figures(workdir)
+    study = workdir / "families/demo/study.yaml"
+    text = study.read_text(encoding="utf-8")
+    study.write_text(text + "run:\n  agreement_set: calm-val-900\n", encoding="utf-8")
+    refused = run_cli("collect", "agreement", "--family", "demo", "--job", "j1", "--input", figures)
+    assert refused.exit_code == 2 and not (workdir / "measurements/demo/j1.json").exists()
+    assert refused.err == ("studygen: figs.json:/dataset: dataset calm-val-300 but families/demo/study.yaml names "
+                           "calm-val-900 as the agreement set (/run/agreement_set)\n")
+    study.write_text(text, encoding="utf-8")
+    done = run_cli("collect", "agreement", "--family", "demo", "--job", "j1", "--input", figures,
+                   "--origin", "input=acme/evals@1a2b3c4d:out/agree.json", "--shape", "256x256")
+    assert done.exit_code == 0, done.err
+    notes = json.loads((workdir / "measurements/demo/j1.json").read_text(encoding="utf-8"))["provenance"]["notes"]
+    digest = hashlib.sha256(figures.read_bytes()).hexdigest()[:12]
+    assert f"input --input figs.json (sha256 {digest}) was published in acme/evals at commit 1a2b3c4d as " \
+           "out/agree.json" in notes
+    assert "figs.json: shape 256x256 taken from --shape: the input states none" in notes
