@@ -101,11 +101,15 @@ def timed_on_cpu(record) -> bool:
     """Whether ``record`` was measured without a GPU (``gpu_count`` 0, no
     ``gpu``: :func:`~studygen.records.keys.measured_without_gpu`) and
     a latency of it was timed by the host's clock
-    (:func:`~studygen.records.timers.is_host_clock_timer`): its figures are the
-    CPU's, which it is held to name."""
-    return measured_without_gpu(record.provenance) and any(
+    (:func:`~studygen.records.timers.is_host_clock_timer`), or every result
+    of it is an agreement figure (``collect agreement --cpu``: outputs
+    computed on the CPU): its figures are the CPU's, which it is held to name.
+    Case (a new user's trial): agreement figures computed with numpy on a
+    CPU, collected with ``--cpu``, were told to name a GPU."""
+    results = record.results
+    return measured_without_gpu(record.provenance) and (any(
         result.get("kind") == Kind.LATENCY and is_host_clock_timer((result.get("method") or {}).get("timer"))
-        for result in record.results)
+        for result in results) or (bool(results) and all(result.get("kind") == Kind.AGREEMENT for result in results)))
 
 
 def collected(record, commit_severity: str = "") -> list[Finding]:

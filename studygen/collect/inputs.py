@@ -31,17 +31,19 @@ from ..textio import (MAX_INPUT_BYTES, UTF8_BOM, decode_text, document_problem, 
 GZIP_MAGIC = b"\x1f\x8b"
 
 
-def read_input_text(path: Path, display: str | None = None) -> str:
+def read_input_text(path: Path, display: str | None = None, limit: int = MAX_INPUT_BYTES) -> str:
     """The text of ``path`` (plain or gzip-compressed, by its magic bytes).
 
     The file is opened once and its bytes are read once: what is parsed is
     what :func:`recorded_reads` keeps the digests of (:class:`ReadDigests`).
     Raises InputError for a missing, empty, binary or non-UTF-8 file, or one
     whose (decompressed) size exceeds 500 MiB (:data:`MAX_INPUT_BYTES`), so a
-    500 MB input stays well within 4 GB of memory once parsed.
+    500 MB input stays well within 4 GB of memory once parsed. ``limit``
+    (bytes) bounds a file as stored lower where its format is small (a
+    figures file of a few lines: :mod:`studygen.collect.agreement`).
     """
     display = display or shown_path(path)
-    fd, size = open_regular(path, display)  # a FIFO or device refused before the open could wait on it
+    fd, size = open_regular(path, display, limit)  # a FIFO or device refused before the open could wait on it
     try:
         try:
             magic = os.read(fd, 2)
@@ -51,7 +53,7 @@ def read_input_text(path: Path, display: str | None = None) -> str:
         if magic == GZIP_MAGIC:
             text, digests = _read_gzip_text(fd, size, display)
         else:
-            raw = read_open(fd, size, display)
+            raw = read_open(fd, size, display, limit)
             text = decode_text(raw, display)
             stored = hashlib.sha256(raw).hexdigest()
             content = hashlib.sha256(memoryview(raw)[len(UTF8_BOM):]).hexdigest() if raw.startswith(UTF8_BOM) \

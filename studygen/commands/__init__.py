@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 import click
 
+from ..records.kinds import Kind
+
 
 @dataclass(frozen=True)
 class CommandEntry:
@@ -35,7 +37,8 @@ COMMANDS = {
     "lint": CommandEntry("studygen.commands.lint", "lint_command",
                          "Check Markdown files (or folders of *.md) against their own tables."),
     "collect": CommandEntry("studygen.commands.collect", "collect_group",
-                            "Turn measurements (trtexec, profiler traces, COCO detections, GPU runs) into records."),
+                            "Turn measurements (trtexec, profiler traces, COCO detections, agreement figures, GPU runs) "
+                            "into records."),
     "new": CommandEntry("studygen.commands.new", "new_command",
                         "Start a study family: write families/FAMILY/study.yaml using the built-in generic template."),
     "rows": CommandEntry("studygen.commands.rows", "rows_command",
@@ -43,6 +46,10 @@ COMMANDS = {
 }
 
 COLLECT_COMMANDS = {
+    # named by the kind it records (tests/records/test_kinds.py: a kind is spelt in few modules)
+    Kind.AGREEMENT: CommandEntry("studygen.commands.collect.agreement", "agreement_command",
+                                 "Ingest agreement figures of your own (logit correlation, max abs diff, ...) against a "
+                                 "reference variant."),
     "coco": CommandEntry("studygen.commands.collect.coco", "coco_command",
                          "Evaluate detections with COCOeval (bbox) and record the 12 statistics."),
     "env": CommandEntry("studygen.commands.collect.env", "env_command",

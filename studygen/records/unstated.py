@@ -19,7 +19,8 @@ DEFAULT_WEIGHTS_NOTE = "weights not given on the command line: recorded as pretr
 
 # The collectors that read files someone else may have written (and whose --shape labels their results); collect
 # run measures, so the shape it records is the one it ran at.
-INGEST_COLLECTORS = ("studygen collect trtexec", "studygen collect torch-profile", "studygen collect coco")
+INGEST_COLLECTORS = ("studygen collect trtexec", "studygen collect torch-profile", "studygen collect coco",
+                     "studygen collect agreement")
 RUN_COLLECTOR = "studygen collect run"  # the collector that measures: its records' provenance.collector.name
 # A shape note of a collect (:func:`shape_option_note`, :func:`shape_read_note`), each capturing the shape HxW.
 _SHAPE_FROM_OPTION = re.compile(r": shape ([1-9][0-9]*x[1-9][0-9]*) taken from --shape: ")

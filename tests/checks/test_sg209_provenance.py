@@ -252,3 +252,30 @@ def test_without_host_clock_timings_or_with_a_gpu_count_the_gpu_is_still_asked_f
     provenance = collected_provenance(gpu=None, tensorrt=None, cpu="AMD EPYC 7763")
     study = load(tmp_path / "b", records=[record("job", [_host_clock_latency("fp32", 0.445)], provenance)])
     assert [f.pointer for f in sg209_provenance.check(CheckContext(study))] == ["/provenance/gpu"]
+
+
+INGESTED_AGREEMENT = {"name": "studygen collect agreement", "version": "0.1.0",
+                      "command": "studygen collect agreement --input figs.json --cpu 'Intel Xeon Gold 6338'"}
+
+
+def _agreement(variant: str, metric: str, value: float) -> dict:
+    return {"kind": "agreement", "variant": variant, "reference_variant": "fp32", "metric": metric, "value": value,
+            "dataset": "toy-val"}
+
+
+def _agreement_record_findings(root, results: list[dict], **changes) -> list[tuple[str, str]]:
+    provenance = collected_provenance(gpu=None, tensorrt=None, driver=None, collector=INGESTED_AGREEMENT,
+                                      software={"numpy": "2.2.1"}, **changes)
+    study = load(root, records=[record("cpu-1", results, provenance)])
+    return [(f.pointer, f.message) for f in sg209_provenance.check(CheckContext(study))]
+
+
+def test_agreement_figures_computed_on_the_cpu_name_the_cpu_not_a_gpu(tmp_path):
+    # trial s28: numpy-on-CPU agreement figures collected with --cpu were told "collected record names no GPU"
+    results = [_agreement("fp16", "logit_correlation", 0.99971), _agreement("fp16", "max_abs_diff", 0.0083)]
+    assert _agreement_record_findings(tmp_path / "a", results, gpu_count=0, cpu="Intel Xeon Gold 6338") == []
+    assert _agreement_record_findings(tmp_path / "b", results, gpu_count=0) == [
+        ("/provenance/cpu", "job cpu-1: collected record timed without a GPU names no CPU")]
+    # a record that says nothing of a GPU (no gpu_count) is still asked for one
+    assert _agreement_record_findings(tmp_path / "c", results) == [
+        ("/provenance/gpu", "job cpu-1: collected record names no GPU")]

@@ -26,7 +26,7 @@ def studygen(*args, cwd):
 def test_help_lists_every_subcommand(run_cli, workdir):
     done = run_cli("collect", "--help")
     assert done.exit_code == 0
-    for name in ("trtexec", "torch-profile", "coco", "env", "run"):
+    for name in ("agreement", "trtexec", "torch-profile", "coco", "env", "run"):
         assert f"\n  {name} " in done.out
 
 

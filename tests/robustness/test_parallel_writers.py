@@ -183,3 +183,25 @@ def test_a_writer_that_cannot_have_the_lock_gives_up_with_a_clear_error(tmp_path
     write_checked(folder, attempt, lock_timeout_s=5)  # the kernel dropped the killed holder's lock
     assert (folder / "x.json").read_text() == "{}\n" and calls == [1, 1, 1]
     assert sorted(p.name for p in folder.iterdir()) == ["x.json"]  # and this writer removed the lock file
+
+
+def test_four_agreement_files_collected_at_once_into_one_job_keep_every_figure(tmp_path):
+    # four image sets, each one figures file of two figures: 8 results in one record, whichever process wrote last
+    sets = [f"set-{i}" for i in range(4)]
+    for index, name in enumerate(sets):
+        definition = {"schema_version": 1, "dataset_id": name, "source": "test images", "split": "val",
+                      "role": "evaluation", "selection": f"block {index}", "count": 40 + index,
+                      "ids_not_published": "made up for this test"}
+        path = tmp_path / "m" / "demo" / "datasets" / f"{name}.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(definition), encoding="utf-8")
+        figures = {"reference_variant": "fp32", "dataset": name,
+                   "figures": {"int8": {"logit_correlation": 0.9981 - index / 1000, "max_abs_diff": 0.05 + index}}}
+        (tmp_path / f"{name}.json").write_text(json.dumps(figures), encoding="utf-8")
+    ended = finish([start(tmp_path, "agreement", "--family", "demo", "--job", "agree", "--measurements", "m",
+                          "--input", f"{name}.json", "--cpu", "Intel Xeon Gold 6338") for name in sets])
+    assert [code for code, _, _ in ended] == [0] * 4, [err for _, _, err in ended]
+    results = results_of(tmp_path / "m" / "demo" / "agree.json")
+    assert sorted((r["dataset"], r["metric"], r["value"]) for r in results) == sorted(
+        (name, metric, value) for index, name in enumerate(sets)
+        for metric, value in (("logit_correlation", 0.9981 - index / 1000), ("max_abs_diff", 0.05 + index)))

@@ -40,7 +40,7 @@ class IngestTarget:
     measurements: Path
     spec: dict | None
     study_display: str | None
-    variant: str
+    variant: str | None
     notes: list[str] = field(default_factory=list)
     records_dir: Path | None = None
 
@@ -49,11 +49,13 @@ class IngestTarget:
         return rules_from_study(self.spec, self.study_display or "study.yaml")
 
 
-def prepare(options: IngestOptions) -> IngestTarget:
+def prepare(options: IngestOptions, variant_in_input: bool = False) -> IngestTarget:
     """Check the common options and find the study: family and job ids, the
     shape, the family known to the project, its study file, the variant.
-    Raises UsageError (bad option, unknown family or variant), RecordError
-    (bad study file)."""
+    ``variant_in_input``: the input names its variants (a figures file), so
+    without ``--variant`` the target's variant is None, the collector
+    checking the input's. Raises UsageError (bad option, unknown family or
+    variant), RecordError (bad study file)."""
     options.validate()
     root = project_root(options.root)
     if root is None and options.measurements_dir is None:
@@ -65,7 +67,8 @@ def prepare(options: IngestOptions) -> IngestTarget:
     spec, study_display = load_study_spec(options.family, options.study_file, root)
     options.study_model = (spec or {}).get("model")
     notes: list[str] = []
-    variant = resolve_variant(options.variant, spec, study_display, notes)
+    variant = None if variant_in_input and options.variant is None else \
+        resolve_variant(options.variant, spec, study_display, notes)
     measurements, records_dir = records_place(options.family, options.measurements_dir, spec, study_display, root)
     return IngestTarget(measurements, spec, study_display, variant, notes, records_dir)
 
