@@ -252,6 +252,8 @@ COLLECTORS = {
                 "a PyTorch profiler (Kineto) trace"),
 }
 COCO = ("coco", "--annotations GT.json --detections DETS.json --dataset ID", "COCO detections against annotations")
+# the file names its variants (and the reference), so the line names none
+AGREEMENT = ("agreement", "--input FIGURES.json", "agreement figures of your own script (JSON, see the study guide)")
 
 
 def next_steps(family: str, variant: str, backend: str | None) -> str:
@@ -261,12 +263,13 @@ def next_steps(family: str, variant: str, backend: str | None) -> str:
     def line(collector: tuple[str, str, str]) -> str:
         name, options, _ = collector
         commit = " --commit COMMIT" if name != "coco" else ""
-        return f"studygen collect {name} --family {family} --job JOB --variant {variant} {options}{commit}"
+        named = f" --variant {variant}" if collector is not AGREEMENT else ""
+        return f"studygen collect {name} --family {family} --job JOB{named} {options}{commit}"
 
     then = f"then studygen render {family} and studygen check {family}"
     if backend is not None:
         return f"next: {line(COLLECTORS[backend])}, {then}"
-    choices = [*COLLECTORS.values(), COCO]
+    choices = [*COLLECTORS.values(), COCO, AGREEMENT]
     width = max(len(line(c)) for c in choices)
     listed = "\n".join(f"  {line(c):<{width}}  # {c[2]}" for c in choices)
     return f"next: collect records with the collector that reads your measurements:\n{listed}\n{then}"

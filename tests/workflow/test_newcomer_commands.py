@@ -147,6 +147,8 @@ def test_new_suggests_the_collector_of_its_backend(tmp_path, run_cli):
     neither = run_cli("new", "any", "--variants", "fp16", "--root", tmp_path)
     for collector in ("collect trtexec", "collect torch-profile", "collect coco"):
         assert collector in neither.err  # without --backend: every ingest collector, each with what it reads
+    # agreement figures name their variants in the file: the line names none
+    assert "  studygen collect agreement --family any --job JOB --input FIGURES.json --commit COMMIT  " in neither.err
 
 
 def test_the_collect_command_new_prints_leaves_no_waiver_matching_nothing(tmp_path, run_cli, monkeypatch):
