@@ -228,16 +228,18 @@ class TextView:
         return 0
 
 
-def restricted_rows(table, view: TextView) -> list[int] | None:
+def restricted_rows(table, view: TextView, parts: bool = True) -> list[int] | None:
     """Row indexes of ``table`` that ``view``'s restriction phrases leave (see
     :meth:`studygen.lint.document.Table.restrict`, which caches this per
     view): ``table.all_rows`` itself when the view names none of the table's
-    labels, None when it names labels of other tables only."""
+    labels, None when it names labels of other tables only. Without
+    ``parts``, a label is named only whole, never by a part of it ("compile"
+    of a job ``h200-compile-800x1067``)."""
     mentioned_vocab = view.vocab_mentions
     if mentioned_vocab and not (mentioned_vocab & table.terms):
         return None
     numeric_words, multiword = table.label_words
-    parts_named = view.part_mentions and table.part_words & view.part_mentions
+    parts_named = parts and view.part_mentions and table.part_words & view.part_mentions
     numbers_named = table.numeric_labels and (view.bare_numbers or view.number_spans)
     if numbers_named and not _holds_points(table, view):
         return None  # "at 1024-8192": a sweep without a 1024 or an 8192 row is another one

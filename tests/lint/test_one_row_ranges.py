@@ -54,3 +54,33 @@ def test_a_row_named_outside_the_ranges_clause_or_a_metric_row_is_not_read():
     # rows of metrics ("Mean time"): a range beside one names no configuration's figure
     metrics = "| Metric | Run A |\n|---|---|\n| Mean time | 31.0 ms |\n| Tail time | 33.1 ms |\n\n"
     assert _sg101(metrics + "Run B's mean time is likely 10-15 ms, well below Run A.\n") == []
+
+
+def test_a_row_left_by_a_part_of_its_job_label_alone_is_no_row_named():
+    # Found by the full suite on generated READMEs (session 28): "mode compile only ... in fp16" names two rows;
+    # the word "compile" is also a part of one row's job id, which left that row alone, and its kernel total was
+    # held to a kernel group's range. Figures of our own.
+    table = ("| Job | Mode | Variant | Profiled kernel total ms |\n|---|---|---|---|\n"
+             "| second | compile | fp16 | 8.030 |\n| run-compile-1067 | compile | fp16 | 12.698 |\n"
+             "| run-eager | eager | fp16 | 10.121 |\n\n")
+    sentence = ("Compiled, GEMM kernels take 0.860 to 1.185 ms (mode compile only) per forward in fp16, out of a "
+                "profiled kernel total of 8.030 to 12.698 ms.\n")
+    assert _sg101(table + sentence) == []
+    # the row named whole still is one row
+    assert _sg101(table + "The run-compile-1067 fp16 row's profiled kernel total is 11.5-12.0 ms.\n") == [
+        (7, "range 11.5-12.0 ms is said of row 'run-compile-1067 / compile / fp16' alone, whose 'Profiled kernel "
+            "total ms' in the table at line 1 is 12.698 ms")]
+
+
+def test_a_column_named_only_after_the_next_figure_is_not_the_ranges():
+    # Found by the property test of generated READMEs (session 28): one compiled fp16 row; the GEMM kernels'
+    # range was held to the 'Profiled kernel total ms' column, whose words name the figure after it. Ours.
+    table = ("| Job | Mode | Variant | Median latency ms | Profiled kernel total ms |\n|---|---|---|---|---|\n"
+             "| only | compile | fp16 | 12.000 | 12.106 |\n| only | compile | fp8 | 12.000 | 12.095 |\n\n")
+    sentence = ("Compiled, GEMM kernels take 0.978 to 1.185 ms (mode compile only) per forward in fp16, out of an "
+                "fp16 profiled kernel total of 12.106 to 12.113 ms.\n")
+    assert _sg101(table + sentence) == []
+    # the column's own words before the range name it
+    assert _sg101(table + "In fp16 the profiled kernel total is 11.2-11.5 ms.\n") == [
+        (6, "range 11.2-11.5 ms is said of row 'only / compile / fp16' alone, whose 'Profiled kernel total ms' in "
+            "the table at line 1 is 12.106 ms")]
