@@ -60,27 +60,32 @@ def _labels(table: Table) -> frozenset[str]:
     return frozenset(row.label.lower() for row in table.rows if row.label)
 
 
-def _layouts(document: Document) -> dict:
-    """``(first header, column header, unit, want) -> [(value, table, series index, row), ...]``: the
-    figures of every table with headers, for each direction ``want`` (1: largest first, -1: smallest
-    first; in document order on a tie), so that a claim reads the figures beyond its own, best first,
-    and stops at its third row or at its figure. Built once a document (``Document.memo``): each claim
-    read every table of its layout, header cells, labels and rows, again; a document of 400 tables of
-    one layout, each followed by a true "largest ... of any shape" claim, took 3.8 s of CPU to lint
-    against 0.9 s for 200 (tests/lint/test_lint_scaling.py)."""
+def _layouts(document: Document) -> tuple[dict, dict]:
+    """``(best first, by table)`` for ``(first header, column header, unit, want)``: the figures of every
+    table with headers, for each direction ``want`` (1: largest first, -1: smallest first), as
+    ``[(value, table, series index, row), ...]`` (in document order on a tie), and the same kept
+    table by table, ``[(table, its figures), ...]`` in document order. Built once a document
+    (``Document.memo``): each claim read every table of its layout, header cells, labels and rows,
+    again; a document of 400 tables of one layout, each followed by a true "largest ... of any shape"
+    claim, took 3.8 s of CPU to lint against 0.9 s for 200 (tests/lint/test_lint_scaling.py)."""
     found = document.memo.get(_layouts)
     if found is None:
-        found = {}
+        best, by_table = {}, {}
         for table in document.tables:
             if not table.headers:
                 continue
+            own: dict[tuple, list] = {}
             for index, series in enumerate(table.series):
                 for want in (1, -1):
-                    found.setdefault((_key(table.headers[0]), _key(series.header), series.unit, want), []).extend(
+                    own.setdefault((_key(table.headers[0]), _key(series.header), series.unit, want), []).extend(
                         (value, table, index, row) for row, value in enumerate(series.values) if value is not None)
-        for (*_, want), figures in found.items():
+            for key, figures in own.items():
+                figures.sort(key=lambda item, want=key[-1]: (-want * item[0].value, item[2], item[3]))
+                best.setdefault(key, []).extend(figures)
+                by_table.setdefault(key, []).append((table, figures))
+        for (*_, want), figures in best.items():
             figures.sort(key=lambda item, want=want: (-want * item[0].value, item[1].order, item[2], item[3]))
-        document.memo[_layouts] = found
+        found = document.memo[_layouts] = (best, by_table)
     return found
 
 
@@ -115,14 +120,26 @@ def wider_rows(document: Document, sentence: Sentence, scope: re.Match, end: int
                                  and not (above and table.order > sentence.block.order))
         return read[table.order]
 
+    key = (_key(own.headers[0]), _key(series.header), series.unit, want)
+    best, by_table = _layouts(document)
+    if above:  # the tables above the sentence, each read down to its figures short of the claim's
+        figures = [item for table, kept in by_table.get(key, []) if table.order <= sentence.block.order
+                   and _beyond(kept[0][0], bound, want) and ranked(table) for item in kept]
+        figures.sort(key=lambda item: (-want * item[0].value, item[1].order, item[2], item[3]))
+    else:
+        figures = best.get(key, [])
     beaten = []
-    for value, table, _, row in _layouts(document).get((_key(own.headers[0]), _key(series.header), series.unit,
-                                                         want), []):
-        if (value.value < bound if want > 0 else value.value > bound) or len(beaten) == _SHOWN:
+    for value, table, _, row in figures:
+        if not _beyond(value, bound, want) or len(beaten) == _SHOWN:
             break
         if ranked(table) and goes_against(figure, value, want):
             beaten.append((table, row, value))
     return beaten
+
+
+def _beyond(value: Figure, bound: float, want: int) -> bool:
+    """Whether ``value`` lies at or beyond ``bound`` the way ``want`` points (no row short of it beats)."""
+    return value.value >= bound if want > 0 else value.value <= bound
 
 
 def message(claim: str, series: Series, row: int, beaten: list[tuple[Table, int, Figure]], want: int) -> str:
