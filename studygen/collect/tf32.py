@@ -52,6 +52,10 @@ LIBRARY_SHAPE = re.compile(r"(?<![a-z0-9])cutlass_(?:wmma_)?tensorop_(?:[a-z]+[0
 # an input type of 16 or 8 bits named as a token of the kernel's name (split at non-alphanumerics)
 NARROW_INPUT = frozenset({"f16", "fp16", "h", "half", "bf16", "i8", "s8", "u8", "int8", "e4m3", "e5m2", "fp8"})
 TOKEN = re.compile(r"[a-z0-9]+")
+# characters of a kernel's name a note quotes: a note is held to 4000 characters by the record schema, and a
+# trace is data (a templated kernel's name of 100 KB made the record its note went into invalid, so a
+# trace collect could read was refused)
+NAME_LIMIT = 200
 
 
 def is_tf32_kernel(name: str) -> bool:
@@ -73,7 +77,7 @@ def counted_launches(kernels: Iterable[tuple[str, float]], counts: Callable[[str
     whose name ``counts``: how many of all launches, their time in ms, their
     share of the kernel time as text (``"17%"``; ``"no share"`` where the
     kernels took no time), and the name whose launches took the most (ties:
-    the later name in sort order); None when no launch counts. ``kernels``:
+    the later name in sort order; shortened by :func:`quoted_name`); None when no launch counts. ``kernels``:
     ``(name, duration in ms)`` per launch. Shared by the notes on kernel
     names (:func:`tf32_note`, :func:`~studygen.collect.kernel_dtypes.other_type_note`)."""
     launches = list(kernels)
@@ -89,7 +93,13 @@ def counted_launches(kernels: Iterable[tuple[str, float]], counts: Callable[[str
     total = sum(dur for _, dur in launches)
     share = f"{spent / total:.0%}" if total else "no share"  # kernels of no time: no share to give
     largest = max(spent_by_name, key=lambda name: (spent_by_name[name], name))
-    return count, len(launches), spent, share, largest
+    return count, len(launches), spent, share, quoted_name(largest)
+
+
+def quoted_name(name: str) -> str:
+    """``name`` as a note quotes it: whole up to :data:`NAME_LIMIT` characters, else its first
+    ``NAME_LIMIT - 1`` and "…"."""
+    return name if len(name) <= NAME_LIMIT else name[:NAME_LIMIT - 1] + "…"
 
 
 def tf32_note(kernels: Iterable[tuple[str, float]], trace_name: str, variant: str, precision: str) -> str | None:

@@ -382,6 +382,7 @@ def bounded_output(chunks) -> str:
 
 
 PR_BODY_BLOCKS = ("summary", "results", "not_measured")
+LISTED_BLOCKS = 30  # block names a refused block's error lists
 
 
 def _ancestors(env, template_name: str) -> list:
@@ -510,10 +511,13 @@ def refuse_unprinted_blocks(env, template_name: str, study=None) -> None:
         known = set().union(*(env.get_template(ancestor).blocks for ancestor, _ in chain[index + 1:]))
         for block in _outermost_blocks(tree.tree):
             if block.name not in known and block.name not in called:
+                names = sorted(known)  # the first LISTED_BLOCKS named: 2,000 blocks made one error line of 15 KB
+                listed = ", ".join(names[:LISTED_BLOCKS]) + f" and {len(names) - LISTED_BLOCKS} more" * (
+                    len(names) > LISTED_BLOCKS)
                 raise TemplateError(
                     f"template error: block '{block.name}' is not a block of {chain[index + 1][0]} or of a "
                     f"template it extends, so its text would be printed nowhere (blocks there: "
-                    f"{', '.join(sorted(known))})", path=_shown_template(env.get_template(name), study),
+                    f"{listed})", path=_shown_template(env.get_template(name), study),
                     line=block.lineno)
 
 

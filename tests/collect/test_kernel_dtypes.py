@@ -6,6 +6,8 @@ fp16 held bf16 kernels only, and nothing said so)."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from studygen.collect.kernel_dtypes import other_type_note, sixteen_bit_types
@@ -84,3 +86,35 @@ def test_fp16_embedding_kernels_of_a_dlrm_trace_under_fp32_are_noted(collect):
     assert note.startswith("hta_timeline_analysis_sampled_rank-0.json.gz: at least 14 of 1154 kernel launches name "
                            "fp16 data (71.8 ms, 12% of the kernel time; largest: void split_embedding_backward_codegen_"
                            "rowwise_adagrad_unweighted_kernel_cta_per_row_1<c10::Half")
+
+
+def _trace(path, names):
+    """A Kineto trace of one H100 whose kernels are ``names``, 4 us each, each with its launch."""
+    kernels = [{"ph": "X", "cat": "kernel", "name": name, "pid": 0, "tid": 7, "ts": 100 + 10 * i, "dur": 4,
+                "args": {"device": 0, "correlation": i + 1}} for i, name in enumerate(names)]
+    launches = [{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 99 + 10 * i,
+                 "dur": 1, "args": {"correlation": i + 1}} for i in range(len(names))]
+    path.write_text(json.dumps({"traceEvents": kernels + launches, "deviceProperties": [{"id": 0, "name": "H100"}]}))
+    return path
+
+
+def test_a_kernel_name_of_100_kb_is_quoted_shortened(collect, workdir):
+    # the note quoted the whole name: 100,219 characters in a note the schema holds to 4000, so collect refused
+    # the trace it had read, naming the record it was about to write
+    long_name = "gemm_bf16_" + "k" * 100_000
+    done = collect("torch-profile", "--trace", _trace(workdir / "t.json", [long_name, "gemm_fp16"]), "--variant", "fp16")
+    assert done.exit_code == 0, done.err
+    (note,) = [n for n in done.record["provenance"]["notes"] if "bf16 data" in n]
+    assert f"largest: gemm_bf16_{'k' * 189}…; a lower bound" in note  # 199 characters and the mark
+    assert len(note) < 4000
+
+
+def test_control_characters_of_a_kernel_name_are_escaped_on_stderr(collect, workdir):
+    # the newline split the warning in two lines and the BEL reached the terminal; the record keeps the name
+    name = "gemm_bf16\x07_tile\nrow\u202e"
+    done = collect("torch-profile", "--trace", _trace(workdir / "t.json", [name]), "--variant", "fp16")
+    assert done.exit_code == 0, done.err
+    (line,) = done.err.splitlines()
+    assert line.startswith("studygen: warning: t.json: at least 1 of 1 kernel launches name bf16 data (0.004 ms, "
+                           "100% of the kernel time; largest: gemm_bf16\\x07_tile\\nrow\\u202e; a lower bound")
+    assert any(f"largest: {name};" in n for n in done.record["provenance"]["notes"])

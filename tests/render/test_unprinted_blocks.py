@@ -64,3 +64,16 @@ def test_the_built_in_template_calls_only_blocks_of_its_own(tmp_path):
               if isinstance(node.node, nodes.Name) and node.node.name == "self"}
     blocks = {block.name for block in tree.find_all(nodes.Block)}
     assert len(blocks) == 19 and called <= blocks and not tree.find_all(nodes.Extends)
+
+
+def test_the_blocks_an_error_lists_are_bounded(tmp_path):
+    # a base of 500 blocks: the error listed every one (one line of about 4 KB here, 15 KB for 2,000 blocks)
+    study = load(tmp_path, records=RECORDS, template='{% extends "base.md.j2" %}\n{% block b007 %}{% endblock %}\n'
+                                                        '{% block stray %}Lost.{% endblock %}\n')
+    (tmp_path / "templates" / "base.md.j2").write_text("".join(f"{{% block b{i:03d} %}}{{% endblock %}}"
+                                                               for i in range(500)))
+    with pytest.raises(TemplateError) as raised:
+        render_markdown(study)
+    listed = raised.value.message.split("blocks there: ")[1]
+    assert listed == ", ".join(f"b{i:03d}" for i in range(30)) + " and 470 more)"
+    assert raised.value.place.line == 3

@@ -15,7 +15,7 @@ from ...collect.inputs import input_sha256, under_recorded_reads
 from ...records.datasets import DatasetUse, use_dataset, validate_dataset_id
 from ...records.write import WriteOutcome, write_results
 from .. import COLLECT_COMMANDS, command
-from .ingest import SourceProvenance, origin_notes, prepare, provenance_block, report, shape_notes
+from .ingest import SourceProvenance, origin_notes, prepare, provenance_block, report, shape_notes, warn
 from .options import IngestOptions, SubcommandOptions, click_options, flag
 
 
@@ -160,4 +160,4 @@ def coco_command(**params):
         click.echo(f"verified {outcome.dataset.display}: {outcome.images} images match")
     click.echo("  " + ", ".join(f"{name} {outcome.stats[name]:.4f}" for name in coco.STAT_NAMES))
     for warning in ([outcome.empty_warning] if outcome.empty_warning else []) + outcome.warnings:
-        click.echo(f"studygen: warning: {warning}", err=True)
+        warn(warning)

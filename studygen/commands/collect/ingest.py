@@ -23,6 +23,7 @@ from ...records.schemas import validate_document
 from ...records.write import WriteOutcome
 from ...study import (STUDY_FILE, at_yaml_line, find_root, refuse_invalid_patterns, refuse_special_study_file,
                       refuse_unportable_names)
+from ...visible import visible
 from ..common import resolve_root
 from .options import IngestOptions, InputOrigin
 
@@ -276,4 +277,11 @@ def report(outcome: WriteOutcome) -> None:
     else:
         click.echo(f"{outcome.display}: nothing new, the record is unchanged")
     for note in outcome.notes:
-        click.echo(f"  note: {note}")
+        click.echo(f"  note: {visible(note)}")
+
+
+def warn(warning: str) -> None:
+    """One warning line on stderr; what it quotes from an input (a kernel's name, a log's line) has its
+    control characters shown as escapes (:func:`~studygen.visible.visible`): a newline in a trace's
+    kernel name split the line in two, and a BEL or ESC reached the terminal."""
+    click.echo(f"studygen: warning: {visible(warning)}", err=True)

@@ -15,7 +15,8 @@ from ...collect.kernel_dtypes import other_type_note
 from ...collect.tf32 import tf32_note
 from ...records.write import WriteOutcome, write_results
 from .. import COLLECT_COMMANDS, command
-from .ingest import SourceProvenance, declared_precision, origin_notes, prepare, provenance_block, report, shape_notes
+from .ingest import (SourceProvenance, declared_precision, origin_notes, prepare, provenance_block, report,
+                     shape_notes, warn)
 from .options import IngestOptions, SubcommandOptions, click_options, flag
 
 
@@ -94,4 +95,4 @@ def torch_profile_command(**params):
     outcome = run_torch_profile(TorchProfileOptions.from_params(params))
     report(outcome.record)
     for warning in outcome.warnings:
-        click.echo(f"studygen: warning: {warning}", err=True)
+        warn(warning)

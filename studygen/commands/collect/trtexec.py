@@ -17,7 +17,7 @@ from ...collect.trtexec.precision import check_declared
 from ...errors import UsageError
 from ...records.write import WriteOutcome, write_results
 from .. import COLLECT_COMMANDS, command
-from .ingest import SourceProvenance, declared_precision, origin_notes, prepare, provenance_block, report
+from .ingest import SourceProvenance, declared_precision, origin_notes, prepare, provenance_block, report, warn
 from .options import IngestOptions, SubcommandOptions, click_options, flag, optional_path
 
 PATH = click.Path(path_type=Path)
@@ -115,4 +115,4 @@ def trtexec_command(**params):
     outcome = run_trtexec(TrtexecOptions.from_params(params))
     report(outcome.record)
     for warning in outcome.warnings:
-        click.echo(f"studygen: warning: {warning}", err=True)
+        warn(warning)
