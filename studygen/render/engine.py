@@ -381,7 +381,10 @@ def bounded_output(chunks) -> str:
     return "".join(parts)
 
 
-PR_BODY_BLOCKS = ("summary", "results", "not_measured")
+PR_BODY_BLOCKS = ("summary", "results", "runs_without_figure", "not_measured")
+# printed where the template has it: a results cell's "—" points a reader to the failed runs listed there (a new
+# user's pull request body left the failed fp16 build out, session 28); a template without it still renders
+OPTIONAL_BLOCKS = frozenset({"runs_without_figure"})
 LISTED_BLOCKS = 30  # block names a refused block's error lists
 
 
@@ -480,10 +483,11 @@ def _generate(env, template, template_name: str, context: dict, blocks: tuple[st
     for ancestor in _ancestors(env, template_name):
         for name, render_block in ancestor.blocks.items():  # as Jinja's {% extends %} does
             jinja_context.blocks.setdefault(name, []).append(render_block)
-    missing = [b for b in blocks if b not in jinja_context.blocks]
+    missing = [b for b in blocks if b not in jinja_context.blocks and b not in OPTIONAL_BLOCKS]
     if missing:
         raise TemplateError(f"template has no block {', '.join(missing)} (needed for --pr-body)")
-    return "\n\n".join(bounded_output(jinja_context.blocks[b][0](jinja_context)) for b in blocks)
+    return "\n\n".join(bounded_output(jinja_context.blocks[b][0](jinja_context)) for b in blocks
+                         if b in jinja_context.blocks)
 
 
 def refuse_unprinted_blocks(env, template_name: str, study=None) -> None:

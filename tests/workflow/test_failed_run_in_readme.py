@@ -24,6 +24,10 @@ def test_a_failed_build_is_listed_under_runs_without_a_figure(tmp_path, run_cli,
                        "line ([E]) before it.")
     study = load_study(tmp_path / "families" / "demo", tmp_path)
     assert sg219_unmeasured_variant.check(CheckContext(study)) == []
+    # the pull request body lists it too: its results cell's dash points there (a new user's, session 28)
+    body = run_cli("render", "--pr-body", "demo")
+    assert body.exit_code == 0, body.err
+    assert "## Runs without a figure\n\n- Latency of fp16 at 28 x 28 (engine) in job t4: trtexec reported FAILED" in body.out
 
 
 def test_a_failed_build_is_checked_against_the_declared_precision(tmp_path, run_cli, monkeypatch):
