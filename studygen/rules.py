@@ -137,6 +137,10 @@ RULES: tuple[Rule, ...] = (
          "between two runs (\"doubles the H100's\", \"0.05 ms less\"), a range of kernel times or a best-of over every "
          "group (\"fastest in every kernel group\") in the study file's prose, without its figures, that the profiles of the runs and "
          "groups its sentence names do not give"),
+    Rule("SG226", WARNING, "kernels of another precision than the variant's", "studygen.checks.sg226_kernel_dtypes",
+         "a kernel-time result whose kernels' names say they ran on a 16-bit type the variant's declared precision "
+         "contradicts (bf16 kernels under fp16, fp16 under bf16, either under fp32): a model loaded in another dtype "
+         "than the study says"),
 )
 
 BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}

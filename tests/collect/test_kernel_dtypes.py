@@ -33,6 +33,8 @@ DLRM = FIXTURES / "public" / "hta_timeline_analysis_sampled_rank-0.json.gz"
     ("Cijk_Ailk_Bljk_HHS_BH_MT64x64x16", set()),  # Tensile's type codes are not read
     ("sm90_xmma_gemm_e4m3e4m3_e4m3f32_f32_tn", set()),  # 8 bits: no 16-bit type
     ("halfway_kernel_bf16x_tile", set()),  # 'half' and 'bf16' inside longer words
+    # a lone f16 names the 16-bit family: this cuDNN kernel ran in the H200 study's bf16 forwards
+    ("cudnn_generated_fort_native_sdpa_sm90_flash_fprop_wgmma_f16_knob_7_64x128x64_4x1x1_cga1x1x1_kernel0_0", set()),
 ])
 def test_the_types_a_kernel_name_says(name, types):
     assert sixteen_bit_types(name) == types
