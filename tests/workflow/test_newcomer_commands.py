@@ -166,7 +166,10 @@ def test_the_collect_command_new_prints_leaves_no_waiver_matching_nothing(tmp_pa
     assert "--mode eager --software torch=VERSION --commit COMMIT, then" in steps[0].err
     assert [step.exit_code for step in steps] == [0, 0, 0, 0], [step.out + step.err for step in steps]
     assert "SG216" not in steps[3].out and "repository commit" not in steps[3].out
-    assert steps[3].out.endswith("0 error(s), 3 warning(s), 1 waived\n")  # new's three placeholders; no revision
+    # new's three placeholders, no revision; and SG226: the trace's kernels are bf16, the variant fp32 (session 28)
+    assert steps[3].out.endswith("0 error(s), 4 warning(s), 1 waived\n")
+    assert " SG226 [warning] kernel time of fp32 (declared fp32, job j1): at least 58 of 60 kernel launches name bf16" \
+        in steps[3].out
     # once ready to publish, a record collected without --commit is an error again
     study = tmp_path / "families/tp/study.yaml"
     study.write_text(study.read_text().replace("status: draft", "status: ready"))
