@@ -36,6 +36,7 @@ from pathlib import Path
 
 from ..errors import InputError, UsageError
 from ..fsutil import shown_path
+from ..records.jsonpos import pointer_part
 from ..records.kinds import Kind
 from ..records.names import validate_job_id
 from ..records.result import NewResult
@@ -46,7 +47,8 @@ from .inputs import input_sha256, is_number, read_input_text
 # A figures file is a few lines per variant; a megabyte is thousands of variants (a wrong file, a log).
 MAX_FIGURES_BYTES = 2**20
 
-# metric -> (lowest, highest, whole number): the values each metric of the agreement kind can take.
+# metric -> (lowest, highest, whole number): the values each metric of the agreement kind can take; its keys are the
+# record schema's metric enum (tests/collect/test_agreement.py holds them equal)
 RANGES: dict[str, tuple[float, float, bool]] = {
     "logit_correlation": (-1.0, 1.0, False),  # Pearson's r of the two models' logits
     "max_abs_diff": (0.0, 1e12, False),  # largest |variant - reference| over the logits compared; the schema's bound
@@ -174,11 +176,6 @@ def _name(value, what: str, display: str, pointer: str) -> str:
 
 def _limit(value: float) -> str:
     return f"{value:,.0f}" if value >= 1e6 else f"{value:g}"
-
-
-def pointer_part(key: str) -> str:
-    """``key`` as one part of a JSON pointer (RFC 6901: ``~`` as ``~0``, ``/`` as ``~1``)."""
-    return str(key).replace("~", "~0").replace("/", "~1")
 
 
 def _type(value) -> str:

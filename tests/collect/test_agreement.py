@@ -250,3 +250,14 @@ def test_the_studys_agreement_set_and_a_published_files_origin(workdir, run_cli)
     assert f"input --input figs.json (sha256 {digest}) was published in acme/evals at commit 1a2b3c4d as " \
            "out/agree.json" in notes
     assert "figs.json: shape 256x256 taken from --shape: the input states none" in notes
+
+
+def test_the_metrics_read_are_the_record_schemas():
+    # the collector's ranges name each metric the agreement kind takes, no more and no fewer
+    import json
+
+    from studygen.collect.agreement import RANGES
+    from studygen.records.schemas import schema_bytes
+
+    schema = json.loads(schema_bytes("run"))
+    assert sorted(RANGES) == sorted(schema["$defs"]["agreement"]["properties"]["metric"]["enum"])

@@ -15,6 +15,7 @@ from ...collect.inputs import under_recorded_reads
 from ...errors import InputError, UsageError
 from ...fsutil import shown_path
 from ...records.datasets import dataset_path
+from ...records.jsonpos import pointer_part
 from ...records.kinds import Kind
 from ...records.load import load_dataset
 from ...records.write import WriteOutcome, write_results
@@ -105,7 +106,7 @@ def check_against_study(figures: agreement.AgreementFigures, target: IngestTarge
         return
     declared = [variant["name"] for variant in target.spec.get("variants", [])]
     named = [("/reference_variant", figures.reference_variant)]
-    named += [(f"/figures/{agreement.pointer_part(variant)}", variant) for variant in figures.figures]
+    named += [(f"/figures/{pointer_part(variant)}", variant) for variant in figures.figures]
     for pointer, variant in named:
         if variant not in declared:
             raise InputError(f"unknown variant {variant!r}: {target.study_display} declares {', '.join(declared)}",
