@@ -91,11 +91,17 @@ def unmatched_hint(entry: dict, findings: list[Finding]) -> str:
             "(studygen check --format json gives each finding's key, line and message), or remove it")
 
 
+def listed_entries(spec: dict) -> list[tuple[str, int, dict, str]]:
+    """``(section, index, entry, reason)`` of the study file's waivers and explanations, waivers first,
+    each in the file's order; an explanation's reason is ``explained: TEXT``."""
+    listed = [("waivers", i, w, w["reason"]) for i, w in enumerate(spec.get("waivers", []))]
+    return listed + [("explanations", i, e, "explained: " + e["text"]) for i, e in enumerate(spec.get("explanations", []))]
+
+
 def active_entries(spec: dict) -> list[dict]:
     """The study file's waivers and explanations that are applied (:func:`refusal` refuses none of
     them), waivers first, each in the file's order."""
-    return [entry for section in ("waivers", "explanations") for entry in spec.get(section, [])
-            if refusal(section, entry) is None]
+    return [entry for section, _, entry, _ in listed_entries(spec) if refusal(section, entry) is None]
 
 
 def _held_to_parts(finding: Finding, matched: list, entries: list) -> tuple[list, set]:
@@ -117,9 +123,7 @@ def apply_waivers(study, findings: list[Finding]) -> list[Finding]:
     spec = study.spec
     study_file = study.rel(study.study_path)
     entries, refused_entries = [], []
-    listed = [("waivers", i, w, w["reason"]) for i, w in enumerate(spec.get("waivers", []))]
-    listed += [("explanations", i, e, "explained: " + e["text"]) for i, e in enumerate(spec.get("explanations", []))]
-    for section, index, entry, reason in listed:
+    for section, index, entry, reason in listed_entries(spec):
         refused = refusal(section, entry)
         if refused is None:
             entries.append((section, index, entry, reason))
