@@ -343,21 +343,25 @@ def record(family: str, index: int, rng: random.Random) -> dict:
     }
 
 
+def write_family(root: Path, family: str, documents) -> None:
+    """One family under ``root``: its study file, template, dataset definition and ``documents`` (records)."""
+    (root / "families" / family).mkdir(parents=True)
+    (root / "families" / family / "study.yaml").write_text(study_yaml(family), encoding="utf-8")
+    (root / "templates").mkdir(parents=True, exist_ok=True)
+    (root / "templates" / f"{family}.md.j2").write_text(TEMPLATE, encoding="utf-8")
+    records = root / "measurements" / family
+    (records / "datasets").mkdir(parents=True)
+    (records / "datasets" / f"{DATASET_ID}.json").write_text(json.dumps(dataset(), indent=2) + "\n")
+    for document in documents:
+        (records / f"{document['job_id']}.json").write_text(json.dumps(document, indent=2) + "\n")
+
+
 def generate(root: Path, families: int, per_family: int, seed: int = 0) -> int:
     """Write the project under ``root``; return the number of records."""
     rng = random.Random(seed)
-    (root / "templates").mkdir(parents=True, exist_ok=True)
     for f in range(families):
         family = f"synthetic_{f:03d}"
-        (root / "families" / family).mkdir(parents=True)
-        (root / "families" / family / "study.yaml").write_text(study_yaml(family), encoding="utf-8")
-        (root / "templates" / f"{family}.md.j2").write_text(TEMPLATE, encoding="utf-8")
-        records = root / "measurements" / family
-        (records / "datasets").mkdir(parents=True)
-        (records / "datasets" / f"{DATASET_ID}.json").write_text(json.dumps(dataset(), indent=2) + "\n")
-        for i in range(per_family):
-            document = record(family, i, rng)
-            (records / f"{document['job_id']}.json").write_text(json.dumps(document, indent=2) + "\n")
+        write_family(root, family, (record(family, i, rng) for i in range(per_family)))
     return families * per_family
 
 

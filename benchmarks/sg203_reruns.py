@@ -50,7 +50,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from check_scale import DATASET_ID, TEMPLATE, children_cpu_s, dataset, studygen, study_yaml  # noqa: E402
+from check_scale import children_cpu_s, studygen, write_family  # noqa: E402
 
 FAMILY = "reruns"
 GROUPS = {"gemm": 3.1, "conv": 1.7, "softmax": 0.42, "other": 0.23}  # fp16 centre, ms per forward
@@ -99,16 +99,7 @@ def record(index: int, rng: random.Random, repeats: int = 0) -> dict:
 
 def generate(root: Path, reruns: int, seed: int, repeats: int = 0) -> None:
     rng = random.Random(seed)
-    (root / "families" / FAMILY).mkdir(parents=True)
-    (root / "families" / FAMILY / "study.yaml").write_text(study_yaml(FAMILY), encoding="utf-8")
-    (root / "templates").mkdir()
-    (root / "templates" / f"{FAMILY}.md.j2").write_text(TEMPLATE, encoding="utf-8")
-    records = root / "measurements" / FAMILY
-    (records / "datasets").mkdir(parents=True)
-    (records / "datasets" / f"{DATASET_ID}.json").write_text(json.dumps(dataset(), indent=2) + "\n")
-    for index in range(reruns):
-        document = record(index, rng, repeats)
-        (records / f"{document['job_id']}.json").write_text(json.dumps(document, indent=2) + "\n")
+    write_family(root, FAMILY, (record(index, rng, repeats) for index in range(reruns)))
 
 
 def measure(reruns: int, seed: int, repeats: int = 0) -> tuple[int, int, float, str]:
