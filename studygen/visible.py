@@ -25,3 +25,9 @@ def visible(text: str, keep: str = "") -> str:
     never as a command to it."""
     # ascii() writes each as Python does: \n, \t, \x1b, \x9b, \u202e
     return _ACTING.sub(lambda m: m.group() if m.group() in keep else ascii(m.group())[1:-1], text)
+
+
+def shortened(text: str, limit: int) -> str:
+    """``text`` whole up to ``limit`` characters, else its first ``limit - 1`` and "…": what a message quotes
+    of a long name or line."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"

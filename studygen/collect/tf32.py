@@ -42,6 +42,7 @@ import re
 from collections.abc import Callable, Iterable
 
 from .inputs import significant
+from ..visible import shortened
 
 TF32_WORD = re.compile("tf32")
 # s + 1688/1684 + the operation: a float-accumulating m16n8k8/m16n8k4 tensor-core kernel
@@ -99,7 +100,7 @@ def counted_launches(kernels: Iterable[tuple[str, float]], counts: Callable[[str
 def quoted_name(name: str) -> str:
     """``name`` as a note quotes it: whole up to :data:`NAME_LIMIT` characters, else its first
     ``NAME_LIMIT - 1`` and "…"."""
-    return name if len(name) <= NAME_LIMIT else name[:NAME_LIMIT - 1] + "…"
+    return shortened(name, NAME_LIMIT)
 
 
 def tf32_note(kernels: Iterable[tuple[str, float]], trace_name: str, variant: str, precision: str) -> str | None:

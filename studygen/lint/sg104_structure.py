@@ -28,6 +28,7 @@
 
 from __future__ import annotations
 
+from ..visible import shortened
 from markdown_it.common.utils import mdTrim
 
 from ..findings import Finding
@@ -243,4 +244,4 @@ def mdformat_idempotency_finding(text: str, path: str) -> Finding | None:
 
 
 def _clip(text: str, limit: int = 60) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return shortened(text, limit)

@@ -55,6 +55,7 @@ unhedged outcome is a warning.
 
 from __future__ import annotations
 
+from ..visible import shortened
 import functools
 import re
 from dataclasses import dataclass
@@ -584,7 +585,7 @@ def _outcome_quote(text: str, outcome: int, limit: int = 100) -> str:
 
 def _clip(text: str, limit: int = 100) -> str:
     text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return shortened(text, limit)
 
 
 def _finding(document: Document, item: Unmeasured, line: int, what: str) -> Finding:

@@ -11,6 +11,7 @@ pointer and its line, e.g.
 
 from __future__ import annotations
 
+from ..visible import shortened
 import copy
 import functools
 import hashlib
@@ -368,7 +369,7 @@ def _worded(error) -> str:
     message = error.message
     if len(message) > MESSAGE_MAX_CHARS:  # the value quoted shorter, so that the rule it broke still shows
         message = message.replace(repr(error.instance), _SHORT_REPR.repr(error.instance), 1)
-    return message if len(message) <= MESSAGE_MAX_CHARS else message[:MESSAGE_MAX_CHARS - 1] + "…"
+    return shortened(message, MESSAGE_MAX_CHARS)
 
 
 def _unexpected_key(error) -> list[str]:
