@@ -156,7 +156,7 @@ def measured_precisions(study) -> set[str]:
     say so."""
     found = {row.precision for row in study.rows if row.precision and row.value is not None}
     if "tf32" not in found and any(_TF32_KERNEL.search(str(kernel.get("name", "")))
-                                   for row in study.rows if row.precision == "fp32" and row.kind == "kernel_time"
+                                   for row in study.rows if row.precision == "fp32" and row.kind == Kind.KERNEL_TIME
                                    for group in row.result.get("groups") or () for kernel in group.get("kernels") or ()):
         found.add("tf32")
     return found
