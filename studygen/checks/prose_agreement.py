@@ -1,6 +1,7 @@
 """Agreement figures quoted in the study file's prose, which SG222 holds to the records
 (:func:`~.sg222_misquoted_figures.agreement_findings`): a logit correlation, a largest absolute difference, a
-precision or recall against a reference variant ("the fp16 max abs diff is 0.00078434").
+precision, recall or top-1 agreement against a reference variant ("the fp16 max abs diff is 0.00078434"), each
+written as the records hold it (a top-1 agreement as a fraction, 0.9921; "99.21%" is not read).
 
 An agreement figure has no unit to find it by (``0.99984``, ``0.017765``), so it is read only where its metric is
 named before it in its sentence, with at most :data:`_GAP` characters of words between (a colon or an equals sign
@@ -28,6 +29,7 @@ _METRIC_WORDS = {
     "max_abs_diff": r"max(?:imum)?\.?\s+abs(?:olute)?\.?\s+diff(?:erence)?|largest\s+absolute\s+difference|max\s+abs\s+error",
     "precision": r"precision",
     "recall": r"recall",
+    "top1_agreement": r"top[\s-]?1\s+(?:agreement|match(?:es)?)|argmax\s+agreement",
 }
 _METRIC_FIGURE_RE = lazy_compile(
     r"(?<![\w-])(?:" + "|".join(f"(?P<{name}>{words})" for name, words in _METRIC_WORDS.items()) + r")(?![\w-])"

@@ -55,6 +55,7 @@ RANGES: dict[str, tuple[float, float, bool]] = {
     "nonfinite_count": (0, 1e12, True),  # NaN or infinite outputs of the variant
     "precision": (0.0, 1.0, False),  # matched detections over the variant's detections
     "recall": (0.0, 1.0, False),  # matched detections over the reference's detections
+    "top1_agreement": (0.0, 1.0, False),  # inputs whose highest-scoring class is the reference's, over those compared
 }
 METRICS = tuple(RANGES)
 # metrics whose figure depends on the detection-matching thresholds

@@ -83,6 +83,7 @@ def markdown_table(body: list[list[str]], headers: list[str]) -> str:
 # kernel group's share, and the fixed metric of each result kind in the kind's own words.
 METRIC_WORDS = {"logit_correlation": "logit correlation (Pearson r)", "nonfinite_count": "non-finite outputs (count)",
                 "precision": "detection precision (fraction)", "recall": "detection recall (fraction)",
+                "top1_agreement": "top-1 agreement (fraction)",
                 KERNEL_SHARE_METRIC: "kernel share (%)",
                 **{kind.metric: kind_words(kind) for kind in RESULT_KINDS.values() if kind.metric}}
 

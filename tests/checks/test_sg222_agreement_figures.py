@@ -63,3 +63,17 @@ def test_a_multiple_of_two_variants_figures_is_held_to_them(tmp_path):
     assert _messages(tmp_path / "cut", "The largest absolute difference of int8 is 13.2x that of fp16.") == []
     # one variant named, or a figure with a unit beside it: not this reading
     assert _messages(tmp_path / "one", "int8's max abs diff grew 1.3x after recalibration.") == []
+
+
+def test_a_top1_agreement_is_held_to_the_records_as_a_fraction(tmp_path):
+    results = [*RESULTS, _agreement("int8", "top1_agreement", 0.9936), _agreement("fp16", "top1_agreement", 1.0)]
+    study = load(tmp_path, records=[record("by-hand", results, collected_provenance(gpu=None))],
+                 datasets={"held-500": dataset("held-500", "evaluation", 500)},
+                 study=spec(variants=VARIANTS, recipes={},
+                            decision={"shipped": False, "summary": "int8 keeps a top-1 agreement of 0.9963 with fp32."}))
+    assert [f.message for f in sg222_misquoted_figures.check(CheckContext(study))] == [
+        "/decision/summary quotes top1_agreement 0.9963, which no agreement figure of the study gives at 4 decimals; "
+        "two digits swapped: 0.9936 (measurements/toy/by-hand.json#/results/4/value)"]
+    text = "Top-1 agreement: 0.9936. The top 1 match rate of fp16 is 1.000, and argmax agreement 0.9936; 99.36% agree."
+    assert [(metric, number) for metric, number, _ in quoted_agreement(text)] == [
+        ("top1_agreement", "0.9936"), ("top1_agreement", "1.000"), ("top1_agreement", "0.9936")]

@@ -132,10 +132,12 @@ def _with(change) -> dict:
 
 
 REFUSED = [
-    ("top-1 is no metric of the schema", lambda d: d["figures"]["int8"].update(top1_agreement=0.98),
-     "figs.json:/figures/int8/top1_agreement: unknown metric 'top1_agreement': the agreement kind takes "
+    ("top-1 accuracy is no agreement metric", lambda d: d["figures"]["int8"].update(top1_accuracy=0.761),
+     "figs.json:/figures/int8/top1_accuracy: unknown metric 'top1_accuracy': the agreement kind takes "
      "logit_correlation, max_abs_diff, "
-     "nonfinite_count, precision, recall"),
+     "nonfinite_count, precision, recall, top1_agreement"),
+    ("top-1 agreement as a percent", lambda d: d["figures"]["int8"].update(top1_agreement=99.21),
+     "figs.json:/figures/int8/top1_agreement: top1_agreement 99.21 is out of range: it lies between 0 and 1"),
     ("correlation above 1", lambda d: d["figures"]["bf16"].update(logit_correlation=1.0004),
      "figs.json:/figures/bf16/logit_correlation: logit_correlation 1.0004 is out of range: it lies between -1 and 1"),
     ("negative max abs diff", lambda d: d["figures"]["int8"].update(max_abs_diff=-0.02),
@@ -250,6 +252,17 @@ def test_the_studys_agreement_set_and_a_published_files_origin(workdir, run_cli)
     assert f"input --input figs.json (sha256 {digest}) was published in acme/evals at commit 1a2b3c4d as " \
            "out/agree.json" in notes
     assert "figs.json: shape 256x256 taken from --shape: the input states none" in notes
+
+
+def test_a_top1_agreement_is_recorded_with_the_digits_printed(collect, figures, workdir):
+    document = _with(lambda d: d["figures"]["int8"].update(top1_agreement=0.9933))
+    write_figures(workdir, text=json.dumps(document).replace("0.9933", "0.99330"))
+    done = collect("agreement", "--input", figures, "--cpu", "AMD EPYC 7763")
+    assert done.exit_code == 0, done.err
+    top1 = [r for r in done.kind("agreement") if r["metric"] == "top1_agreement"]
+    assert [(r["variant"], r["value"], r["source_locator"]) for r in top1] == [
+        ("int8", 0.9933, "figs.json:/figures/int8/top1_agreement")]
+    assert '"value": 0.99330' in done.path.read_text()
 
 
 def test_the_metrics_read_are_the_record_schemas():

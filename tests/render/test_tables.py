@@ -161,6 +161,7 @@ def test_metric_names_in_words():
     from studygen.render.tables import index_label, metric_words
 
     assert metric_words("logit_correlation") == "logit correlation (Pearson r)"
+    assert metric_words("top1_agreement") == "top-1 agreement (fraction)"  # a fraction, as precision and recall
     assert metric_words("top_k_hit_rate") == "top k hit rate"  # no entry: underscores as spaces
     assert index_label("metric", "nonfinite_count") == "non-finite outputs (count)"
 

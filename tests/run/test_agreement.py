@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from studygen.collect.run.agreement import (Outputs, detections, have_boxes, have_logits, iou, logit_correlation,
-                                            match_counts, nonfinite_count, outputs_from_model, precision_recall)
+                                            match_counts, nonfinite_count, outputs_from_model, precision_recall,
+                                            top1_agreement)
 
 
 def outputs(logits, boxes):
@@ -32,6 +33,32 @@ def test_logit_correlation():
     assert logit_correlation(ref, with_nan) == pytest.approx(1.0)
     constant = [outputs([[1.0, 1.0], [1.0, 1.0]], [[0.5, 0.5, 0.1, 0.1]] * 2)]
     assert logit_correlation(ref, constant) is None
+
+
+def classes(*rows):
+    return [Outputs(logits=np.asarray(row, dtype=float)) for row in rows]
+
+
+def test_top1_agreement_over_images_whose_reference_has_a_top_class():
+    reference = classes([0.1, 2.0, 0.3], [1.5, 0.2, 0.1], [0.0, 0.1, 0.9], [0.4, 0.3, 0.2])
+    # image 1 agrees (class 1), image 2 moves to class 2, image 3 agrees (class 2), image 4 agrees (class 0)
+    variant = classes([0.2, 1.9, 0.1], [0.1, 0.2, 0.3], [0.1, 0.0, 0.8], [0.5, 0.1, 0.1])
+    assert top1_agreement(reference, variant) == 0.75
+    assert top1_agreement(reference, reference) == 1.0
+    # a variant image holding a NaN has no top class: it disagrees, even where its finite logits peak alike
+    nan_variant = classes([float("nan"), 1.9, 0.1], [1.1, 0.2, 0.3], [0.1, 0.0, 0.8], [0.5, 0.1, 0.1])
+    assert top1_agreement(reference, nan_variant) == 0.75
+    # a reference image holding an Inf compares nothing: 2 of the 3 others agree
+    inf_reference = classes([0.1, 2.0, 0.3], [1.5, 0.2, float("inf")], [0.0, 0.1, 0.9], [0.4, 0.3, 0.2])
+    assert top1_agreement(inf_reference, variant) == 1.0
+    assert top1_agreement(classes([float("nan"), 1.0]), classes([0.0, 1.0])) is None
+    # a tie takes the lowest class in both: 0 against 0
+    assert top1_agreement(classes([1.0, 1.0, 0.0]), classes([2.0, 2.0, 1.0])) == 1.0
+
+
+def test_top1_agreement_is_not_read_off_a_detectors_queries():
+    per_query = [Outputs(logits=np.asarray([[0.1, 0.9], [0.8, 0.2]]))]
+    assert top1_agreement(per_query, per_query) is None
 
 
 def test_nonfinite_count_counts_logits_and_boxes():

@@ -92,7 +92,7 @@ def test_a_classifier_agrees_by_its_logits_and_claims_no_detections(classifier_r
     _, results = classifier_run
     agreement = of_kind(results, "agreement")
     assert {(r["variant"], r["metric"]) for r in agreement} == {
-        (v, m) for v in ("fp16", "bf16") for m in ("logit_correlation", "nonfinite_count")}
+        (v, m) for v in ("fp16", "bf16") for m in ("logit_correlation", "nonfinite_count", "top1_agreement")}
     by = {(r["variant"], r["metric"]): r for r in agreement}
     model = tiny_classifier()
     photos = [load_photo(name) for name in ("camera", "coins")]  # the held set of conftest.py
@@ -107,6 +107,9 @@ def test_a_classifier_agrees_by_its_logits_and_claims_no_detections(classifier_r
         assert by[(name, "logit_correlation")]["images"] == 2
         assert "no boxes" in by[(name, "logit_correlation")]["note"]
         assert by[(name, "nonfinite_count")]["value"] == 0
+        top_classes = (reference.reshape(2, 5).argmax(axis=1), variant.reshape(2, 5).argmax(axis=1))
+        assert by[(name, "top1_agreement")]["value"] == (top_classes[0] == top_classes[1]).mean()
+        assert by[(name, "top1_agreement")]["images"] == 2
     assert of_kind(results, "not_measured", metric="precision") == []
     assert len(of_kind(results, "not_measured", metric="coco_ap")) == 3
 

@@ -3,6 +3,11 @@
 * **logit correlation**: Pearson's r over every class logit of every query of
   every image (float64), counting only positions finite in both outputs.
 * **non-finite count**: NaN or Inf values in the variant's logits and boxes.
+* **top-1 agreement** (classifiers only: one logit vector per image): the
+  fraction of images whose highest logit is at the same class in the variant
+  as in the reference, over the images whose reference logits are all
+  finite; a variant image holding a non-finite logit has no top class and
+  counts as disagreeing. A tie takes the lowest class index (``argmax``).
 * **precision / recall of matched detections** (detectors only: a model whose
   output has no ``pred_boxes``, an image classifier, is compared by its
   logits alone): detections per image are the
@@ -69,6 +74,26 @@ def logit_correlation(reference: list[Outputs], variant: list[Outputs]) -> float
     if denominator == 0:
         return None
     return float((ref_c * var_c).sum()) / denominator
+
+
+def top1_agreement(reference: list[Outputs], variant: list[Outputs]) -> float | None:
+    """Fraction (0 to 1) of images whose variant logits (C,) have their
+    largest value at the class the reference's have it, over the images
+    whose reference logits are all finite (a reference without a top class
+    compares nothing); a variant image with a NaN or Inf logit disagrees.
+    None for a detector's outputs (logits per query, (Q, C)) or when no
+    reference image is finite. Ties: the lowest class index (``numpy.argmax``)."""
+    import numpy as np
+
+    if not all(o.logits.ndim == 1 for o in (*reference, *variant)):
+        return None
+    compared = agreeing = 0
+    for ref, var in zip(reference, variant, strict=True):
+        if not np.isfinite(ref.logits).all():
+            continue
+        compared += 1
+        agreeing += bool(np.isfinite(var.logits).all() and int(np.argmax(var.logits)) == int(np.argmax(ref.logits)))
+    return agreeing / compared if compared else None
 
 
 def nonfinite_count(outputs: list[Outputs]) -> int:

@@ -5,7 +5,8 @@ the figures (:mod:`studygen.collect.run.agreement`) become ``agreement``
 results: logit correlation, non-finite count, and for a detector (outputs
 with ``pred_boxes``) precision and recall of matched detections; a model
 without boxes (an image classifier) is compared by its logits alone, and its
-results say so. A figure that is undefined (no finite logits with variance, no
+results say so, with its top-1 agreement where its logits are one class
+vector per image. A figure that is undefined (no finite logits with variance, no
 detections) is a ``not_measured`` result saying why. FP8 is measured with
 ModelOpt's fake quantization, before compression, and its results say so.
 """
@@ -50,7 +51,8 @@ def agreement_results(run: RunContext, variant: Variant, reference: list, output
     ``reference``, and a one-line summary for the log: logit correlation and
     non-finite count, then precision and recall of matched detections when
     both outputs hold boxes (a detector; a classifier's results say it has
-    none). Outputs without logits give one ``not_measured`` saying so."""
+    none), else the top-1 agreement when each output is one class vector.
+    Outputs without logits give one ``not_measured`` saying so."""
     plan = run.plan
     base = {"kind": Kind.AGREEMENT, "variant": variant.name, "reference_variant": plan.reference_variant,
             "shape": plan.agreement_shape, "batch": 1, "backend": "pytorch", "mode": "eager",
@@ -71,6 +73,11 @@ def agreement_results(run: RunContext, variant: Variant, reference: list, output
         matched = matched_detection_results(run, base, reference, outputs, note)
         results += matched
         summary += ", " + ", ".join(f"{r['metric']} {r.get('value')}" for r in matched)
+    elif all(o.logits.ndim == 1 for o in (*reference, *outputs)):  # a classifier's: one class vector per image
+        top1 = agree.top1_agreement(reference, outputs)
+        results.append(value_or_not_measured(base, "top1_agreement", top1,
+                                             "no image whose reference logits are all finite", note))
+        summary += f", top-1 agreement {top1}"
     return results, summary
 
 

@@ -142,8 +142,8 @@ def agreement_command(**params):
     "max_abs_diff": 0.0412}}}, optionally with "images" (inputs compared),
     "computed_by" (how, in words) and "score_threshold"/"iou_threshold"
     (for precision and recall). Metrics: logit_correlation (-1 to 1),
-    max_abs_diff (0 or more), nonfinite_count (a whole number), precision
-    and recall (0 to 1). The dataset needs a definition,
+    max_abs_diff (0 or more), nonfinite_count (a whole number), precision,
+    recall and top1_agreement (0 to 1). The dataset needs a definition,
     DIR/FAMILY/datasets/ID.json. Each result keeps the file's name and the
     sha256 of its content; the machine is --gpu or --cpu, else recorded as
     not stated.
