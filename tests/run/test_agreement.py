@@ -51,6 +51,10 @@ def test_top1_agreement_over_images_whose_reference_has_a_top_class():
     # a reference image holding an Inf compares nothing: 2 of the 3 others agree
     inf_reference = classes([0.1, 2.0, 0.3], [1.5, 0.2, float("inf")], [0.0, 0.1, 0.9], [0.4, 0.3, 0.2])
     assert top1_agreement(inf_reference, variant) == 1.0
+    moved_third = classes([0.2, 1.9, 0.1], [0.1, 0.2, 0.3], [0.9, 0.0, 0.1], [0.5, 0.1, 0.1])
+    assert top1_agreement(inf_reference, moved_third) == pytest.approx(2 / 3)  # images after the skipped one count
+    with pytest.raises(ValueError):  # outputs of different image counts are no pairs
+        top1_agreement(reference, variant[:3])
     assert top1_agreement(classes([float("nan"), 1.0]), classes([0.0, 1.0])) is None
     # a tie takes the lowest class in both: 0 against 0
     assert top1_agreement(classes([1.0, 1.0, 0.0]), classes([2.0, 2.0, 1.0])) == 1.0
