@@ -50,6 +50,7 @@ class WriteOutcome:
     added: int
     notes: list[str] = field(default_factory=list)
     provenance_filled: bool = False  # no new result, but the record's empty provenance fields were filled in
+    replaced: int = 0  # results --replace dropped (read from the same inputs); the record was written anew
 
 
 def refuse_case_twin(path: Path, stop: Path) -> None:
@@ -172,6 +173,7 @@ class Draft:
     original: str | None = None
     added: int = 0  # results added (the rest were recorded already, as they are)
     provenance_filled: bool = False  # an existing record's empty provenance fields got values
+    replaced: int = 0  # results dropped by --replace, which the added ones stand in for
 
     def text(self) -> str:
         """The file's new text: a new record in the canonical layout
@@ -217,6 +219,7 @@ def build_document(path: Path, family: str, job_id: str, provenance: dict, new_r
     """
     display = shown_path(path)
     original = None
+    replaced = 0
     if path.exists():
         record = load_record(path, display)
         original = record.text
@@ -233,10 +236,12 @@ def build_document(path: Path, family: str, job_id: str, provenance: dict, new_r
         filled = document["provenance"] != record.data["provenance"]
         created = False
         if replace is not None:
+            kept_before = len(document["results"])
             notes.append(replace_sources(document, new_results, replace, display,
                                          earlier_notes=record.data["provenance"].get("notes") or [],
                                          incoming_notes=provenance.get("notes") or []))
             original = None  # results are dropped: the record is written anew, in the canonical layout
+            replaced = kept_before - len(document["results"])
     else:
         document = new_document(job_id, family, clean_provenance(provenance), description)
         created, notes, filled = True, [], False
@@ -268,7 +273,8 @@ def build_document(path: Path, family: str, job_id: str, provenance: dict, new_r
     if len(new_results) > already:
         refuse_other_job(other_jobs(path, siblings_read), new_results, describe)
     document["schema_version"] = version_of(document)  # the lowest version that holds its fields
-    return Draft(document, created, notes, original, added=len(new_results) - already, provenance_filled=filled)
+    return Draft(document, created, notes, original, added=len(new_results) - already, provenance_filled=filled,
+                 replaced=replaced)
 
 
 def write_results(measurements_dir: Path, family: str, job_id: str, provenance: dict,
@@ -327,7 +333,7 @@ def write_results(measurements_dir: Path, family: str, job_id: str, provenance: 
     elif already:
         notes.append(f"{already} result(s) recorded already, as read now: kept as they were")
     return WriteOutcome(path=path, display=shown_path(path), created=draft.created, added=draft.added, notes=notes,
-                        provenance_filled=draft.provenance_filled)
+                        provenance_filled=draft.provenance_filled, replaced=draft.replaced)
 
 
 def write_checked(folder: Path, attempt: Callable[[], list[tuple[Path, str]]],

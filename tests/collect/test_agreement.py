@@ -122,6 +122,7 @@ def test_collected_again_adds_nothing_and_replace_takes_new_figures(collect, fig
     done = collect("agreement", "--input", figures, "--replace", "rescored after a fix to the int8 export")
     assert done.exit_code == 0, done.err
     assert [r["value"] for r in done.results if r["metric"] == "max_abs_diff"] == [0.0311, 0.2391]
+    assert done.out.splitlines()[0] == "wrote measurements/demo/job1.json: 5 result(s) added in place of 5 (record rewritten)"
     assert any(note.startswith("replaced 5 result(s) read from figs.json") for note in done.record["provenance"]["notes"])
 
 

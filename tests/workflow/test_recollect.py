@@ -68,7 +68,7 @@ def test_replace_swaps_what_the_job_took_from_that_log_and_records_why(tmp_path,
     assert _collect(run_cli, tmp_path, "--layer-info", LAYER_INFO).exit_code == 0
     fixed = _collect(run_cli, tmp_path, "--log", log, "--shape", "28x28", "--replace", "the first  collect had no --shape")
     assert fixed.exit_code == 0, fixed.err
-    assert "6 result(s) added (record extended)" in fixed.out
+    assert "/m/demo/h100.json: 6 result(s) added in place of 6 (record rewritten)\n" in fixed.out
     assert "note: replaced 6 result(s) read from trt10.16_build-and-run.log: the first collect had no --shape" in fixed.out
     record = json.loads((tmp_path / "m" / "demo" / "h100.json").read_text())
     # the layer list (another file) stays; the log's six results now carry the shape, once

@@ -268,7 +268,10 @@ def origin_notes(origins: list[tuple[InputOrigin, Path]]) -> list[str]:
 def report(outcome: WriteOutcome) -> None:
     """One line on success (plus notes)."""
     state = "new record" if outcome.created else "record extended"
-    if outcome.added:
+    if outcome.replaced:  # --replace dropped what the same inputs gave before and wrote the record anew
+        click.echo(f"wrote {outcome.display}: {outcome.added} result(s) added in place of {outcome.replaced} "
+                   "(record rewritten)")
+    elif outcome.added:
         click.echo(f"wrote {outcome.display}: {outcome.added} result(s) added ({state})")
     elif outcome.provenance_filled:
         # a --replace correction notes "provenance.X corrected from ...": say so, not "filled in"
