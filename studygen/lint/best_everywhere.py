@@ -56,10 +56,10 @@ def group_rival(groups: list[tuple[tuple, dict[str, list[int]]]], label: str, co
         for other, rows in rows_of.items():
             if other == label or len(rows) != 1 or pooled(other):
                 continue
-            both = [(series, kind) for series, kind in columns if series.ends(own) and series.ends(rows[0])]
-            ahead = [(series, own, rows[0]) for series, kind in both
+            # (a column where either row has no figure neither beats nor is beaten: :func:`beats`)
+            ahead = [(series, own, rows[0]) for series, kind in columns
                      if beats(series.ends(own), series.ends(rows[0]), want(kind))]
-            behind = any(beats(series.ends(rows[0]), series.ends(own), want(kind)) for series, kind in both)
+            behind = any(beats(series.ends(rows[0]), series.ends(own), want(kind)) for series, kind in columns)
             if ahead and not behind:
                 return other, ahead
     return None

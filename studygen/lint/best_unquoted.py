@@ -50,7 +50,8 @@ one rival beats the subject beyond their printed digits
 (:func:`.ratio_direction.goes_against`) in every group where both have a
 figure: whatever the claim means (in every row, typically, on average), the
 table then shows the opposite. A tie, or a rival ahead in some groups only,
-is no contradiction. Among the document's tables the claim must be readable
+is no contradiction; with a word of every ("at every batch size") one such group is
+(:mod:`.best_everywhere`). Among the document's tables the claim must be readable
 (subject and quantity found) in exactly one, or in exactly one of its own
 section's.
 

@@ -74,3 +74,24 @@ def test_no_contradiction(sentence, late, rate):
 ])
 def test_universal_words(text, expected):
     assert universal(text, 0, len(text)) is expected
+
+
+def test_a_throughput_column_alone_contradicts():
+    # latency tied on the A10, throughput lower for int8: slower where the claim says eager is
+    messages = _sg107("The eager engine is the slowest on every GPU.", "35.0", "27")
+    assert len(messages) == 1 and "'Throughput (req/s)': row 'A10 / eager' has 29, row 'A10 / int8' 27" in messages[0]
+
+
+@pytest.mark.parametrize("late, rate, extra", [
+    ("35.0", "29", "| A10 | mean | 38.0 | 25 |"),  # a row pooling the others is no rival
+    ("37.5", "27", "| A10 | int8 | 20.0 | 50 |"),  # int8 twice on the A10: which one is meant is unclear
+])
+def test_pooled_or_repeated_rivals_are_not_read(late, rate, extra):
+    rows = ROWS.format(axis="GPU", a="L4", b="A10", late=late, rate=rate) + extra + "\n"
+    text = "# Engines\n\n" + rows + "\nThe eager engine is the slowest on every GPU.\n"
+    assert [f.message for f in lint_text(text, "x.md") if f.code == "SG107"] == []
+
+
+def test_universal_reads_only_its_clause():
+    text = "is the fastest. It ran every day"
+    assert universal(text, 0, text.index(".")) is False

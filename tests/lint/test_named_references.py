@@ -15,7 +15,8 @@ from __future__ import annotations
 import pytest
 
 from studygen.lint import lint_text
-from studygen.lint.named_references import claim_reference
+from studygen.lint.named_references import claim_reference, column_reference
+from studygen.lint.parse import parse_document
 
 DOC = """# Kernel tuning
 
@@ -66,3 +67,20 @@ def test_same_generic_or_no_reference_is_still_read(sentence, quoted):
 def test_claim_reference_words(text, words):
     end = text.index("x") + 1
     assert claim_reference(text, end, len(text)) == frozenset(words)
+
+
+def test_claim_reference_stops_at_the_sentence_end():
+    text = "it is 3x faster than cuDNN"
+    end = text.index("x") + 1
+    assert claim_reference(text, end, text.index(" than")) == frozenset()
+    assert claim_reference(text, end, len(text)) == frozenset({"cudnn"})
+
+
+def test_column_reference_of_ratio_and_other_columns():
+    table = parse_document(
+        "| Batch | Time (ms) vs batch | Speedup vs fp16 | Speedup |\n|---|---|---|---|\n| 1 | 4.0 | 1.5 | 1.2 |\n"
+        "| 8 | 2.0 | 1.9 | 1.4 |\n", "x.md").tables[0]
+    by_header = {series.header: series for series in table.series}
+    assert column_reference(by_header["Time (ms) vs batch"]) == frozenset()  # a time column names no reference
+    assert column_reference(by_header["Speedup vs fp16"]) == frozenset({"fp16"})
+    assert column_reference(by_header["Speedup"]) == frozenset()
