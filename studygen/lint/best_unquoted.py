@@ -50,7 +50,8 @@ one rival beats the subject beyond their printed digits
 (:func:`.ratio_direction.goes_against`) in every group where both have a
 figure: whatever the claim means (in every row, typically, on average), the
 table then shows the opposite. A tie, or a rival ahead in some groups only,
-is no contradiction. Among the document's tables the claim must be readable
+is no contradiction; with a word of every ("at every batch size") one such group is
+(:mod:`.best_everywhere`). Among the document's tables the claim must be readable
 (subject and quantity found) in exactly one, or in exactly one of its own
 section's.
 
@@ -72,17 +73,16 @@ from bisect import bisect_left
 from typing import NamedTuple
 
 from ..patterns import lazy_compile
+from .best_everywhere import beats, group_rival, universal
 from .best_columns import DERIVED_RE, names_quantity, peers, variant_columns
 from .best_rows import labels_by_column
 from .best_wording import CAUSE_RE, COPULA_BEFORE_RE, HAVE_BEFORE_RE, ROW_NOUNS, restricted, superlative, unsure
 from .document import Document, Sentence, Series, Table
-from .figures import Figure
-from .ratio_direction import goes_against
 from .restriction import TextView, labels_named
 from .text import label_tokens, normalize, stem
 from .total_shares import POOLED_LABELS
 from .variant_pairs import (CLAUSE_END_RE, HIGHER_IS_BETTER, QUANTITY_WORDS, THROUGHPUT, TIME, kind_of_series, kind_of_words,
-                            METRIC_NAMES, metric_kinds)
+                            METRIC_NAMES, metric_kinds, quantity_stems)
 
 SHARE = "share"  # a share of time: a time column or a percentage of it, the larger the more dominant
 _DOMINANCE_RE = lazy_compile(
@@ -106,6 +106,7 @@ _CLAIM_WORDS = frozenset({
     "all", "every", "each", "both", "overall", "is", "was", "are", "were", "remains", "remained", "stays", "stayed",
     "has", "have", "had", "gives", "gave", "delivers", "delivered", "achieves", "achieved", "offers", "provides",
     "shows", "showed", "posts", "posted", "reaches", "reached", "yields", "clearly", "far", "also", "still", "easily",
+    "always", "consistently", "uniformly",
     "dominates", "dominated", "dominate", "takes", "took", "take", "accounts", "accounted", "account", "consumes",
     "consumed", "makes", "made", "bulk", "most", "majority", "largest", "share", "part", "portion", "fraction",
     "profile", "runtime", "time", "total", "kernel", "kernels", "gpu", "step", "breakdown", "execution",
@@ -173,7 +174,7 @@ def _claim(text: str, start: int, end: int) -> _Claim | None:
             subject_end -= 2  # "is Lumen's"
         subject, said, phrase_end = (after.end(), subject_end), (start, after.end()), after.start("verb")
     word = best.word.lower()
-    rest = [stem(token) for token in label_tokens(normalize(text[best.end:phrase_end]))]
+    rest = quantity_stems(label_tokens(normalize(text[best.end:phrase_end])))  # not the "size" of "batch size"
     # "highest throughput", "lowest latency", "lowest TTFT" (a serving metric's name)
     named = kind_of_words(tuple(rest)) or next(iter(metric_kinds(text[best.end:phrase_end])), None)
     kinds: tuple[str, ...]
@@ -347,14 +348,6 @@ def _plain(sentence_text: str, table: Table, reading: _Reading) -> bool:
     return True
 
 
-def _beats(subject: tuple[Figure, ...], rival: tuple[Figure, ...], want: int) -> bool:
-    """True when every figure of the rival's cell lies beyond every figure of the subject's, the way ``want``
-    says the subject's should lie (a range cell counts at both ends). A tie is no beating: whole cells of a
-    few units are exact (:func:`~.rounding.is_exact`), and two equal exact figures reach each other's ends."""
-    return bool(subject) and bool(rival) and all(goes_against(s, r, want) and s.value != r.value
-                                                 for s in subject for r in rival)
-
-
 def _header_kept(columns: list[Series], words: set[str]) -> list[Series]:
     """The columns whose headers hold the clause's header words that only some of ``columns`` hold."""
     kept = columns
@@ -367,9 +360,10 @@ def _header_kept(columns: list[Series], words: set[str]) -> list[Series]:
 
 def _row_claim(table: Table, subject: dict[int, set[str]], rest: dict[int, set[str]], kinds: tuple[str, ...],
                word: str, header_words: set[str], metrics: frozenset[str] | None,
-               reading: _Reading) -> tuple[str, list[tuple[Series, int, int]]] | None:
+               reading: _Reading, every: bool = False) -> tuple[str, list[tuple[Series, int, int]]] | None:
     """(the rival's label, [(column, the subject's row, the rival's row)...]) when one label of the subject's
-    column beats the subject's in every group and column both fill; None otherwise or when unreadable."""
+    column beats the subject's in every group and column both fill (``every``: in one group,
+    :func:`.best_everywhere.group_rival`); None otherwise or when unreadable."""
     ((column, labels),) = subject.items()
     (label,) = labels
     if reading.names_quantities(table, column):
@@ -390,6 +384,8 @@ def _row_claim(table: Table, subject: dict[int, set[str]], rest: dict[int, set[s
               if not any(c in rest and group[i] not in rest[c] for i, c in enumerate(others))]
     if any(len(rows_of[label]) > 1 for _, rows_of in groups):
         return None  # two rows of the subject in one group: which one is meant is unclear
+    if every:
+        return group_rival(groups, label, columns, lambda kind: _want(word, kind), _pooled)
     # candidates: the leaders of the subject's first compared group that beat it; each then read in every group
     # (a look-up of its row there), so that a claim costs its groups, not the table's rows
     candidates: list[str] = []
@@ -399,7 +395,7 @@ def _row_claim(table: Table, subject: dict[int, set[str]], rest: dict[int, set[s
             mine = series.ends(rows_of[label][0])
             if mine:
                 candidates = [other for other, row in reading.leaders(table, column, group, series, want)
-                              if other != label and _beats(mine, series.ends(row), want)]
+                              if other != label and beats(mine, series.ends(row), want)]
                 break
         else:
             continue
@@ -416,7 +412,7 @@ def _row_claim(table: Table, subject: dict[int, set[str]], rest: dict[int, set[s
                 break
             own = rows_of[label][0]
             both = [(series, kind) for series, kind in columns if series.ends(own) and series.ends(rows[0])]
-            if not all(_beats(series.ends(own), series.ends(rows[0]), _want(word, kind)) for series, kind in both):
+            if not all(beats(series.ends(own), series.ends(rows[0]), _want(word, kind)) for series, kind in both):
                 compared = []
                 break
             compared.extend((series, own, rows[0]) for series, _ in both)
@@ -452,7 +448,7 @@ def _column_claim(table: Table, series: Series, rest: dict[int, set[str]], kinds
         if _pooled(normalize(peer.header.split("(", 1)[0])):
             continue
         both = [row for row in rows if series.ends(row) and peer.ends(row)]
-        if both and all(_beats(series.ends(row), peer.ends(row), want) for row in both):
+        if both and all(beats(series.ends(row), peer.ends(row), want) for row in both):
             if best is None or len(both) > len(best[1]):
                 best = (peer, both)
     reading.columns[key] = best
@@ -516,7 +512,7 @@ def _clause_finding(document: Document, sentence: Sentence, start: int, end: int
     readings = []
     for table in reading.nearest(sentence.block.order):
         result = _table_reading(table, sentence, start, end, subject_text, subject_view, rest_view, rest_words, kinds, word,
-                                metrics, reading)
+                                metrics, reading, universal(text, start, end))
         if result is not None:
             readings.append((table, result))
     if len(readings) > 1:
@@ -532,8 +528,9 @@ def _clause_finding(document: Document, sentence: Sentence, start: int, end: int
 
 def _table_reading(table: Table, sentence: Sentence, start: int, end: int, subject_text: str, subject_view: TextView,
                    rest_view: TextView, rest_words: set[str], kinds: tuple[str, ...], word: str,
-                   metrics: frozenset[str] | None, reading: _Reading) -> tuple[bool, str | None] | None:
-    """(True, the contradiction or None) when ``table`` is one the claim can speak of, None when it is not."""
+                   metrics: frozenset[str] | None, reading: _Reading, every: bool = False) -> tuple[bool, str | None] | None:
+    """(True, the contradiction or None) when ``table`` is one the claim can speak of, None when it is not;
+    ``every``: the claim is said of every group (:mod:`.best_everywhere`)."""
     if not table.series or not table.label_columns:
         return None
     block = sentence.block
@@ -553,7 +550,7 @@ def _table_reading(table: Table, sentence: Sentence, start: int, end: int, subje
     if subject and not variants:
         if len(subject) != 1 or len(next(iter(subject.values()))) != 1:
             return None
-        found = _row_claim(table, subject, rest, kinds, word, rest_words, metrics, reading)
+        found = _row_claim(table, subject, rest, kinds, word, rest_words, metrics, reading, every)
         if found is None:
             return (True, None) if _has_kind(table, kinds, metrics) else None
         rival, compared = found
@@ -562,8 +559,8 @@ def _table_reading(table: Table, sentence: Sentence, start: int, end: int, subje
         more = f" and {len(compared) - 3} more" if len(compared) > 3 else ""
         column = next(iter(subject))
         rival_label = " ".join(rows[compared[0][2]].cells[column].split())
-        return True, (f"'{rival_label}' is {_COMPARATIVE[word]} than it in "
-                      f"{_each(len(compared), 'comparison')} the table makes of the two: {shown}{more}")
+        where = "a group the claim covers" if every else f"{_each(len(compared), 'comparison')} the table makes of the two"
+        return True, f"'{rival_label}' is {_COMPARATIVE[word]} than it in {where}: {shown}{more}"
     if len(variants) == 1 and not subject:
         if not any(_of_kind(variants[0], kind, metrics) for kind in kinds):
             return None

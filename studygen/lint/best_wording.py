@@ -102,12 +102,14 @@ _NO_SUBJECT_BEFORE_RE = lazy_compile(
 _OTHER_SUBJECT_RE = lazy_compile(r"\b(?:than|which|who|whose|unlike|compared|versus|vs)\b", re.IGNORECASE)
 # a relative clause opening before a superlative had by its row: "the strided case (...), which got the largest"
 RELATIVE_HAVING_RE = lazy_compile(r"[,)][\s*_`]*(?:which|who)\s+(?=[a-z]+\s+(?:the|a)[\s*_`]+$)", re.IGNORECASE)
-_ADVERB = r"(?:(?:also|still|again|clearly|easily|now|by\s+far)\s+)?"
+_ADVERB = r"(?:(?:also|still|again|clearly|easily|now|by\s+far|always|consistently|uniformly)\s+)?"
 COPULA_BEFORE_RE = lazy_compile(
     rf"\b(?:is|was|are|were|remains|remained|stays|stayed|becomes|became)\s+{_ADVERB}(?:the\s+)?$", re.IGNORECASE)
 # a clause giving the superlative's cause ("... due to its GPU backend", "thanks to fusion", "because it batches"):
 # it explains the ranking and restricts no row, so the words after it are not read as the set's bounds
-CAUSE_RE = lazy_compile(r"[\s,]*\b(?:due\s+to|thanks\s+to|owing\s+to|because|as\s+a\s+result\s+of)\b", re.IGNORECASE)
+# a comment on it after a comma ("..., underscoring how much precision matters") likewise restricts no row
+CAUSE_RE = lazy_compile(r"[\s,]*\b(?:due\s+to|thanks\s+to|owing\s+to|because|as\s+a\s+result\s+of)\b|\s*,\s*(?:underscoring|"
+                        r"highlighting|showing|suggesting|indicating|confirming|demonstrating|reflecting)\b", re.IGNORECASE)
 HAVE_BEFORE_RE = lazy_compile(
     r"\b(?:has|have|had|gives|gave|delivers|delivered|achieves|achieved|reaches|reached|hits|posts|posted|shows|"
     rf"showed|records|recorded|attains|attained|sustains|sustained|gets|got|sees|saw)\s+{_ADVERB}(?:the|a)\s+$", re.IGNORECASE)

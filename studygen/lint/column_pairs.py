@@ -20,6 +20,7 @@ from ..numbers import format_number
 from ..patterns import lazy_compile
 from .document import Block, Document, Row, Sentence, Series, Table
 from .figures import RATIO_UNITS, Range, with_unit
+from .named_references import claim_reference, other_reference
 from .row_variant_pairs import naming_tables
 from .text import PARTING_SLASH, keywords, measure_words
 
@@ -122,7 +123,7 @@ def may_state(first: Series, second: Series, sentence: Sentence) -> bool:
 _RATIO_SIDES_RE = lazy_compile(PARTING_SLASH + r"|\s+(?:over|vs\.?|versus|against)\s+", re.IGNORECASE)
 
 
-def may_hold_ratio(series: Series, sentence: Sentence) -> bool:
+def may_hold_ratio(series: Series, sentence: Sentence, end: int | None = None) -> bool:
     """False when ``sentence`` names two precisions or more ("fp16 over FP8
     latency is 1.01x to 1.20x": a ratio of those variants) and ``series`` is a
     ``x`` or ``%`` column whose header names its two sides, none of them a
@@ -132,7 +133,12 @@ def may_hold_ratio(series: Series, sentence: Sentence) -> bool:
     range's ends (issue 26's property test, class D). True otherwise: a
     header that names no sides ("Speedup") may hold any ratio, and a sentence
     naming fewer than two precisions ("latency over kernel time is ...") any
-    ratio column. As :func:`may_state` does for pairs of columns."""
+    ratio column. As :func:`may_state` does for pairs of columns. False
+    too when the range ending at offset ``end`` names a reference the
+    column's header does not ("2-3x faster than cuDNN" and a ``vs Target``
+    column: :func:`.named_references.other_reference`)."""
+    if end is not None and other_reference(series, claim_reference(sentence.block.text, end, sentence.end)):
+        return False
     if series.unit not in RATIO_UNITS:
         return True
     words = sentence.keywords

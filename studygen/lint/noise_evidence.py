@@ -15,6 +15,13 @@ before the name in another clause ("0.1 ms faster, within one standard
 deviation") is not its. Repeat counts ("over 5 runs", "n = 8") and tests ("Welch
 t-test", "p = 0.41") are read as before: a count is a figure, and a test
 names what was done, not a word for noise.
+
+A verdict's figures may have their spread printed elsewhere in the document: "the CPU build is within the
+margin of error" under a table of perplexities, with "PPL = 9.0973 +/- 0.0716" for each build in a list a
+heading further down. :func:`spread_elsewhere` counts that as evidence when two figures the verdict's
+paragraph or the table beside it prints (each with a decimal point or three digits or more, so that a figure
+is distinctive) are printed elsewhere with a spread right after them (:func:`spread_figures`: ``±``,
+``+/-`` or ``+-`` and a number).
 """
 
 from __future__ import annotations
@@ -70,4 +77,25 @@ def measured_evidence(text: str) -> bool:
     return has_evidence(STATISTIC_NAME_RE.sub(blank_unless_figure, text))
 
 
-__all__ = ["FIGURE_REACH", "STATISTIC_NAME_RE", "measured_evidence"]
+# a distinctive figure (a decimal, or three digits or more) with its spread right after it: "9.0973 +/- 0.0716"
+_DISTINCT = r"(?<![\w.])(\d[\d,]*\.\d+|\d{3,})"
+_SPREAD_AFTER_RE = lazy_compile(_DISTINCT + r"\s*(?:±|\+/-|\+-)\s*\d")
+_DISTINCT_RE = lazy_compile(_DISTINCT + r"(?![\w.]?\d)")
+
+
+def spread_figures(text: str) -> frozenset[str]:
+    """The texts of the distinctive figures ``text`` prints with a spread right after them ("9.0973" of
+    "PPL = 9.0973 +/- 0.0716"; a decimal or three digits or more)."""
+    return frozenset(match.group(1) for match in _SPREAD_AFTER_RE.finditer(text))
+
+
+def spread_elsewhere(texts: list[str], spread: frozenset[str]) -> bool:
+    """True when two distinct figures printed in ``texts`` (a verdict's paragraph and the tables beside it) are
+    among ``spread`` (:func:`spread_figures` of the whole document): the document states their spread."""
+    if len(spread) < 2:
+        return False
+    found = {match.group(1) for text in texts for match in _DISTINCT_RE.finditer(text)}
+    return len(found & spread) >= 2
+
+
+__all__ = ["FIGURE_REACH", "STATISTIC_NAME_RE", "measured_evidence", "spread_elsewhere", "spread_figures"]

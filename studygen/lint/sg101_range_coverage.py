@@ -401,7 +401,7 @@ def _scan_series(sources, index: _ValueIndex, block: Block, sentence: Sentence, 
         one_side_ok = series is lone
         if (largest < low_edge or smallest > high_edge) and not one_side_ok:
             continue
-        if not may_hold_ratio(series, sentence):  # "fp16 over FP8" is no 'Latency / kernel total'
+        if not may_hold_ratio(series, sentence, rng.end):  # "fp16 over FP8" is no 'Latency / kernel total'
             continue
         table = series.table
         key = id(table)

@@ -9,7 +9,8 @@ level of repeat-to-repeat variance" read as verdicts (the forms a
 verdict takes: :data:`studygen.lint.vocabulary.NOISE_VERDICT_FORMS`, one table) and "the spread of
 prompt lengths" does not (``sg105_*_noise_concepts``, ``sg105_*_paraphrases``).
 
-Evidence is any of, in the same paragraph (for a list item, in any item of its list: :func:`_sibling_evidence`), in the table the paragraph
+Evidence is any of (or a spread printed elsewhere beside two of the figures the verdict judges:
+:func:`studygen.lint.noise_evidence.spread_elsewhere`), in the same paragraph (for a list item, in any item of its list: :func:`_sibling_evidence`), in the table the paragraph
 introduces or follows directly or a heading over that table (its own or a
 section's holding it: "Decode time (5-run means)"), or (for a verdict in a table cell) in the
 same table:
@@ -39,7 +40,7 @@ from bisect import bisect_left
 from ..findings import Finding
 from ..patterns import lazy_compile
 from .document import Block, Document, Table
-from .noise_evidence import measured_evidence
+from .noise_evidence import measured_evidence, spread_elsewhere, spread_figures
 from .text import CLAUSE_REACH, split_sentences
 from .vocabulary import EXPECTATION_AFTER_RE, NOISE_VERDICT_RE, has_evidence, is_expectation, may_hold_verdict, noise_stem_offsets
 
@@ -124,6 +125,7 @@ def check(document: Document) -> list[Finding]:
     findings = []
     runs: dict[int, list[Block]] | None = None
     listed: dict[int, bool] = {}
+    spread: frozenset[str] | None = None  # the figures the document prints with a spread, read once
     for block in document.prose:
         if not _touches(lines, block.line, block.end_line):
             continue
@@ -133,8 +135,12 @@ def check(document: Document) -> list[Finding]:
             continue
         if measured_evidence(block.text):
             continue
-        if any(has_evidence(_table_text(t)) or _heading_evidence(t) for t in _neighbour_tables(document, block)):
+        neighbours = _neighbour_tables(document, block)
+        if any(has_evidence(_table_text(t)) or _heading_evidence(t) for t in neighbours):
             continue
+        spread = spread_figures(document.text) if spread is None else spread
+        if spread_elsewhere([block.text, *(_table_text(t) for t in neighbours)], spread):
+            continue  # the figures it judges have their spread printed further on ("9.0973 +/- 0.0716")
         if block.in_list:
             runs = _list_runs(document) if runs is None else runs
             if _sibling_evidence(block, runs, listed):

@@ -200,15 +200,19 @@ def quality_comparative(comparison: str) -> str | None:
     return "better" if match.group(1) else "worse"
 
 
+def quantity_stems(tokens: tuple[str, ...] | list[str]) -> list[str]:
+    """The stems of ``tokens`` less each "size" a row label's word names ("batch size", "input size"): a
+    label of the rows, not the size a claim is about."""
+    return [stem(token) for index, token in enumerate(tokens)
+            if not (index and tokens[index - 1] in _LABEL_BEFORE_SIZE and stem(token) == "size")]
+
+
 def kinds_named(text: str, comparative: str, allowed: tuple[str, ...] | None = None) -> tuple[str, ...]:
     """The kinds ``text`` may be about: the one its quantity words name, else
     those its ``comparative`` word allows (see the module docstring), or
     ``allowed`` when given (:data:`QUALITY_KINDS` for "more accurate"); ()
     when it names two kinds or nothing tells."""
-    tokens = label_tokens(normalize(text))
-    stems = [stem(token) for index, token in enumerate(tokens)
-             if not (index and tokens[index - 1] in _LABEL_BEFORE_SIZE and stem(token) == "size")]
-    named = _kinds_of_tokens(stems)
+    named = _kinds_of_tokens(quantity_stems(label_tokens(normalize(text))))
     if len(named) > 1:
         return ()
     if allowed is None:
@@ -356,5 +360,5 @@ def tie(document: Document, text: str, kinds: tuple[str, ...], view: TextView, o
     return found[0] if found is not None and len(found) == 1 else None
 
 
-__all__ = ["COMPARATIVE_KINDS", "candidates", "COMPARISON_RE", "HIGHER_IS_BETTER", "kind_of_unit", "METRIC_NAMES", "Pair", "QUALITY", "RANKING_STEMS", "RANKING_VERB_RE", "REFERENCE_BEFORE_RE", "SIZE", "THROUGHPUT", "TIME",
+__all__ = ["quantity_stems", "COMPARATIVE_KINDS", "candidates", "COMPARISON_RE", "HIGHER_IS_BETTER", "kind_of_unit", "METRIC_NAMES", "Pair", "QUALITY", "RANKING_STEMS", "RANKING_VERB_RE", "REFERENCE_BEFORE_RE", "SIZE", "THROUGHPUT", "TIME",
            "QUANTITY_WORDS", "kind_of_series", "kind_of_words", "kinds_named", "metric_kinds", "tables_naming", "tie"]
