@@ -107,6 +107,17 @@ ATTENTION_PATTERN = (r"^(?!triton_(?:poi|per|red)_).*?(?:fmha|flash_?(?:fwd|bwd|
                      r"|(?<![a-z])mha_v\d|(?<![a-z])attn_(?:fwd|bwd)|^_fwd_kernel|gemm_softmax_gemm"
                      r"|batched_multihead_?attention)")
 
+# A pointwise, persistent-reduction or reduction kernel TorchInductor generates (triton_poi_, triton_per_, triton_red_)
+# is named after every graph node its loop covers, views of an extern kernel's output included, so a name lists a
+# convolution or matrix product whose work ran elsewhere (cuDNN, cuBLAS, a triton_tem_ template): in a SegFormer-B0
+# compiled at bf16 on an H100, one compilation named its bilinear-upsample-and-concatenate kernel
+# "triton_poi_fused__to_copy__unsafe_index_add_arange_bmm_cat_clamp_clone_mul_sub_transpose_view_4", another
+# "triton_poi_fused__to_copy__unsafe_index__unsafe_view_add_arange_cat_clamp_clone_mul_sub_transpose_view_4", 0.0467 ms
+# a forward in both, and the first was counted as GEMM (0.299 ms against the 0.199 ms its cuBLAS kernels took).
+# The convolution and GEMM rules refuse those prefixes, so the elementwise rule takes them, as a TensorRT PWN(...)
+# fusion; grid sampling and FP8 casts, which run inside such kernels, keep their groups.
+INDUCTOR_LOOP_EXCLUDED = r"^(?!triton_(?:poi|per|red)_).*?"
+
 # Order matters: the first match wins. Layout copies are claimed first so that
 # "Reformatting CopyNode for Output Tensor 0 to …/Softmax" is not counted as
 # the Softmax it feeds; fused attention (ATTENTION_PATTERN) before convolution and GEMM because its kernels
@@ -134,12 +145,12 @@ DEFAULT_RULES: tuple[tuple[str, str], ...] = (
     (r"^PWN\(", NORM_ELEMENTWISE),  # a pointwise fusion, whatever its members are named
     (r"grid_?sampl", GRIDSAMPLE),
     (ATTENTION_PATTERN, ATTENTION),
-    (r"(?<![a-z])conv(?!_?encoder)|convolution|fprop|dgrad|wgrad|winograd|convolve|depthwise|scudnn|hcudnn|implicit_precomp"
-     r"|(?<![a-z])fft|(?<![a-z])igemm_(?:fwd|bwd|wrw)_", CONV),
+    (INDUCTOR_LOOP_EXCLUDED + r"(?:(?<![a-z])conv(?!_?encoder)|convolution|fprop|dgrad|wgrad|winograd|convolve|depthwise"
+     r"|scudnn|hcudnn|implicit_precomp|(?<![a-z])fft|(?<![a-z])igemm_(?:fwd|bwd|wrw)_)", CONV),
     # "fc" alone, not "fc\d*": before (?![a-z]) the digits change no match, and unbounded they would make
     # the rule's cost quadratic in a name's length (backtracking_risk)
-    (r"gemm|gemv|matmul|(?<![a-z])(?:bmm|addmm|mm|linear|fc|fully_?connected)(?![a-z])|cublas|cutlass|nvjet|scaled_mm"
-     r"|^Cijk_", GEMM),
+    (INDUCTOR_LOOP_EXCLUDED + r"(?:gemm|gemv|matmul|(?<![a-z])(?:bmm|addmm|mm|linear|fc|fully_?connected)(?![a-z])|cublas"
+     r"|cutlass|nvjet|scaled_mm|^Cijk_)", GEMM),
     (r"quantiz|dequant|fake_e4m3|e4m3fy|fp8_cast", QDQ),
     # cuDNN names its batch-norm kernels bn_fw_inf_…, bn_fw_tr_…, bn_bw_… ("void cudnn::bn_fw_inf_1C11_kernel_NCHW<float,
     # …>", a ResNet's fp32 eager forward on an H100): no "norm" in them, where ATen's half-precision path

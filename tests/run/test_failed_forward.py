@@ -169,3 +169,23 @@ def test_a_cuda_error_that_loses_the_device_stops_the_run_in_one_line_naming_the
     results = json.loads((root / "measurements" / "tiny" / "lost.json").read_text())["results"]
     assert sorted({r["kind"] for r in results}) == ["agreement", "not_measured"]
     assert {r["metric"] for r in results if r["kind"] == "not_measured"} == {"coco_ap"}
+
+
+def test_a_first_shape_the_model_refuses_leaves_agreement_unmeasured_and_times_the_rest(tmp_path, run_cli):
+    # The agreement figures are computed at the study's first shape; the ViT refuses 48x48 there too. Before, the
+    # agreement stage's forward stopped the run as an internal error, exit 2, with no record at all.
+    study = VIT_STUDY.replace('shapes: ["32x32", "48x48"]', 'shapes: ["48x48", "32x32"]')
+    root = make_tiny_project(tmp_path / "project", study)
+    done = run_cli("collect", "run", "--study", root / "families" / "tiny", "--job", "vit", "--root", root,
+                   "--commit", "0" * 40, "--clean", "--quiet", "--cpu")
+    assert done.exit_code == 1, done.err
+    assert done.err == (f"studygen: fp32 at 48x48 (eager) not measured: {REASON}\n"
+                        f"studygen: fp16 at 48x48 (eager) not measured: {REASON}\n"
+                        "studygen: 2 cells of the grid failed; the record holds them as not measured\n")
+    results = json.loads((root / "measurements" / "tiny" / "vit.json").read_text())["results"]
+    unmeasured = [r for r in results if r["kind"] == "not_measured" and r["metric"] == "logit_correlation"]
+    assert unmeasured == [{"kind": "not_measured", "variant": "fp16", "metric": "logit_correlation",
+                           "reason": f"at the agreement shape 48x48, the reference variant fp32 failed: {REASON}",
+                           "shape": "48x48", "mode": "eager"}]
+    timed = {(r["variant"], r["shape"]) for r in results if r["kind"] in ("latency", "kernel_time")}
+    assert timed == {("fp32", "32x32"), ("fp16", "32x32")}

@@ -9,13 +9,23 @@ results say so, with its top-1 agreement where its logits are one class
 vector per image. A figure that is undefined (no finite logits with variance, no
 detections) is a ``not_measured`` result saying why. FP8 is measured with
 ModelOpt's fake quantization, before compression, and its results say so.
+
+A forward that raises at the agreement shape (a ViT built for 32x32 given
+48x48, the study's first shape) is no internal error: each variant it leaves
+without figures gets a ``not_measured`` logit correlation naming the
+exception, and the run goes on to time the grid (the latency stage records the
+same cell's own failure; a cell outside the grid is named among the run's
+failures, so the command exits 1). A CUDA error that loses the device stops
+the run as in the latency stage.
 """
 
 from __future__ import annotations
 
 from ...records.kinds import Kind
 from . import agreement as agree
-from .context import RunContext, Variant
+from .context import CellFailure, RunContext, Variant
+from .latency_stage import device_lost, device_lost_error, forward_failure_reason
+from .spec import Cell
 
 FAKE_FP8_NOTE = "FP8 by ModelOpt fake quantization (mtq.quantize): values rounded to FP8, computed in fp16"
 NO_BOXES_NOTE = "the model outputs no boxes (pred_boxes), only class logits: no detection precision or recall"
@@ -39,11 +49,45 @@ def measure_agreement(run: RunContext) -> None:
             run.progress.advance(task)
         return outputs
 
-    reference = outputs_of(run.variants[plan.reference_variant])
+    reference, failed = _outputs_or_reason(run, plan.reference_variant, outputs_of)
     for name in names:
-        results, summary = agreement_results(run, run.variants[name], reference, outputs_of(run.variants[name]))
+        if failed is None:
+            outputs, reason = _outputs_or_reason(run, name, outputs_of)
+        else:
+            outputs, reason = None, f"the reference variant {plan.reference_variant} failed: {failed}"
+        if outputs is None:
+            _record_failure(run, name, reason)
+            continue
+        results, summary = agreement_results(run, run.variants[name], reference, outputs)
         run.sink.add(*results)
         run.progress.log(summary)
+
+
+def _outputs_or_reason(run: RunContext, name: str, outputs_of) -> tuple[list | None, str | None]:
+    """``(outputs, None)`` of variant ``name`` over the agreement set, or ``(None, reason)``
+    when its forward raised (:func:`~.latency_stage.forward_failure_reason`'s words);
+    raises DeviceLost for a CUDA error that leaves the device unusable."""
+    cell = Cell("eager", run.plan.agreement_shape, name)
+    try:
+        return outputs_of(run.variants[name]), None
+    except Exception as exc:  # noqa: BLE001 - what the model raised is recorded as the agreement's outcome
+        lost, reason = device_lost(exc), forward_failure_reason(exc, len(run.variants))
+    if lost:
+        raise device_lost_error(cell, reason)
+    return None, reason
+
+
+def _record_failure(run: RunContext, name: str, reason: str) -> None:
+    """The ``not_measured`` logit correlation of variant ``name`` for ``reason``; the
+    cell joins the run's failures unless the grid times it (its latency failure names it)."""
+    plan = run.plan
+    cell = Cell("eager", plan.agreement_shape, name)
+    run.sink.add({"kind": Kind.NOT_MEASURED, "variant": name, "metric": "logit_correlation",
+                  "reason": f"at the agreement shape {plan.agreement_shape}, {reason}", "shape": plan.agreement_shape,
+                  "mode": "eager"})
+    if cell not in plan.cells:
+        run.failures.append(CellFailure(cell, f"agreement: {reason}"))
+    run.progress.log(f"{name}: agreement not measured: {reason}")
 
 
 def agreement_results(run: RunContext, variant: Variant, reference: list, outputs: list) -> tuple[list[dict], str]:

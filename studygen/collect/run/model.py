@@ -17,6 +17,7 @@ of it, so all variants share the same weights.
 
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
 
 from ...errors import InputError, RecordError
@@ -66,6 +67,32 @@ def build_model(model_spec: dict, *, root: Path, study_path: str):
     for parameter in model.parameters():
         parameter.requires_grad_(False)
     return model, checkpoint
+
+
+def image_input_problem(model, class_name: str) -> str | None:
+    """Why ``model`` cannot be measured by ``collect run``, or None: collect run
+    calls every model as ``model(pixel_values=...)`` (batch x 3 x H x W), so a
+    model whose ``forward`` names no ``pixel_values`` parameter (a language
+    model's ``input_ids``) would fail its first forward. A forward that takes
+    only ``**kwargs`` passes: nothing says what it reads.
+
+    Case (a new user's trial, session 29): a random-init ``LlamaForCausalLM``
+    passed the study file's checks, accepted ``run.shapes: ["1x128"]`` as 1 x 128
+    pixels and stopped in the agreement stage with "internal error: ValueError:
+    You must specify exactly one of input_ids or inputs_embeds", its forward
+    having put ``pixel_values`` into ``**kwargs``.
+    """
+    try:
+        parameters = inspect.signature(model.forward).parameters
+    except (TypeError, ValueError):  # a forward inspect cannot read: let the forward itself decide
+        return None
+    named = [name for name, p in parameters.items() if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+    if "pixel_values" in parameters or not named:
+        return None
+    shown = ", ".join(named[:4]) + (", ..." if len(named) > 4 else "")
+    return (f"{class_name} takes no pixel_values (its forward takes {shown}): collect run feeds images only, as "
+            "model(pixel_values=BATCH x 3 x H x W) at each run.shapes HxW; time a model of other inputs with a "
+            "script of your own under the PyTorch profiler and record its trace with collect torch-profile")
 
 
 def _timm_hint(class_name: str) -> str:

@@ -33,13 +33,14 @@ import time
 from .agreement_stage import measure_agreement
 from .ap_stage import coco_not_configured, measure_ap
 from .compilations import compile_group
+from ...errors import RecordError
 from ...records.jobs import job_id_for
 from .compile_rule import CompilationRule
 from .context import (ImageSet, RecordStore, ResultSink, RunContext, RunInputs, RunOptions, free_memory,
                       refuse_oversized_inputs, select_device)
 from .latency_stage import time_group
 from .launcher import Placement, placement_record
-from .model import build_model
+from .model import build_model, image_input_problem
 from .progress import Progress
 from .provenance import collect_provenance
 from .variants import build_variant, compress
@@ -84,6 +85,9 @@ def _start(inputs: RunInputs, options: RunOptions, store: RecordStore, device, p
     refuse_oversized_inputs(plan.settings, [cell.shape for cell in plan.cells], len(agreement.photos),
                             *free_memory(device), inputs.study_path)
     base_model, checkpoint = build_model(plan.model, root=options.root, study_path=inputs.study_path)
+    problem = image_input_problem(base_model, plan.model["hf_class"])
+    if problem:
+        raise RecordError(problem, path=inputs.study_path, pointer="/model/hf_class")
     provenance = collect_provenance(root=options.root, checkpoint=checkpoint, commit=options.commit, dirty=options.dirty,
                                     command=options.command, dataset_revision=agreement.revision,
                                     on_gpu=device.type == "cuda")
