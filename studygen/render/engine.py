@@ -94,11 +94,18 @@ def _template_error(exc: Exception, template_name: str, study=None) -> TemplateE
         return TemplateError(f"template syntax error: {_one_line(exc.message)}", path=shown(name), line=exc.lineno or 0)
     if isinstance(exc, UnreadableTemplate):
         return TemplateError(f"template cannot be read: {exc.message}", path=shown(exc.path), line=exc.place.line)
-    line, name = 0, template_name
-    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
-        if frame.filename.endswith((".j2", ".jinja", ".md")) or frame.filename == "<template>":
-            line, name = frame.lineno or 0, frame.filename
-            break
+    line, name, reached = 0, template_name, ""
+    frames = [frame for frame in traceback.extract_tb(exc.__traceback__)
+              if frame.filename.endswith((".j2", ".jinja", ".md")) or frame.filename == "<template>"]
+    if frames:
+        line, name = frames[-1].lineno or 0, frames[-1].filename
+        own = [frame for frame in frames if not _builtin_file(frame.filename)]
+        if _builtin_file(name) and own:  # a built-in template ran it for one of the study's (imported, included)
+            reached = f" (reached from {shown(own[-1].filename)} line {own[-1].lineno or 0})"
+            name = f"{BUILTIN_PREFIX}/{Path(name).name}"
+    if isinstance(exc, RecursionError):  # Python's words name none of the ways a template recurses
+        exc = TemplateError("maximum recursion depth exceeded: a macro that calls itself, or a template that "
+                            "includes or imports itself, without end")
     if isinstance(exc, StudyDataError):  # its place is the study file's; the template line says who asked
         return TemplateError(f"{exc.message} (asked for by {shown(name)} line {line})", place=exc.place)
     kind = "template error"
@@ -117,7 +124,12 @@ def _template_error(exc: Exception, template_name: str, study=None) -> TemplateE
                    f"named {', '.join('*' + suffix for suffix in TEMPLATE_SUFFIXES)})")
     else:
         message = exc.message if isinstance(exc, TemplateError) else str(exc)
-    return TemplateError(f"{kind}: {_one_line(message)}", path=shown(name), line=line)
+    return TemplateError(f"{kind}: {_one_line(message)}{reached}", path=shown(name), line=line)
+
+
+def _builtin_file(filename: str) -> bool:
+    """True for the file of a template shipped with studygen (``studygen/render/templates``)."""
+    return Path(filename).parent == Path(__file__).parent / "templates"
 
 
 class UnreadableTemplate(TemplateError):

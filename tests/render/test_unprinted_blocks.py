@@ -125,3 +125,28 @@ def test_templates_that_extend_each_other_in_a_loop_are_refused_naming_it(tmp_pa
     assert error.message == ("template error: templates extend one another in a loop: t1.md.j2, which extends "
                              "t2.md.j2, which extends t1.md.j2")
     assert error.place.path.endswith("t2.md.j2") and error.place.line == 1
+
+
+def test_a_template_that_includes_itself_is_named_with_the_ways_a_template_recurses(tmp_path):
+    # the old message was Python's alone: 'maximum recursion depth exceeded'
+    study = load(tmp_path, records=RECORDS, template=EXTENDS + '{% block results %}{% include "loop.md.j2" %}'
+                                                              "{% endblock %}\n")
+    (tmp_path / "templates" / "loop.md.j2").write_text('{% include "loop.md.j2" %}\n')
+    with pytest.raises(TemplateError) as raised:
+        render_markdown(study)
+    assert raised.value.message == ("template error: maximum recursion depth exceeded: a macro that calls itself, "
+                                    "or a template that includes or imports itself, without end")
+    assert raised.value.place.path == "templates/loop.md.j2" and raised.value.place.line == 1
+
+
+def test_an_error_inside_the_generic_template_names_the_studys_template_that_reached_it(tmp_path):
+    # importing a template that extends the generic one runs the generic one without the render's names: the
+    # old message named the installed package's file by its absolute path, and not the study's template
+    study = load(tmp_path, records=RECORDS, template=EXTENDS + '{% block results %}{% import "toy.md.j2" as me %}'
+                                                              "{% endblock %}\n")
+    with pytest.raises(TemplateError) as raised:
+        render_markdown(study)
+    error = raised.value
+    assert error.place.path == "studygen/generic.md.j2" and error.place.line > 0
+    assert error.message.startswith("undefined name in template: 'generated_note' is undefined (reached from ")
+    assert error.message.endswith("toy.md.j2 line 1)")
