@@ -69,6 +69,6 @@ def check(context) -> list[Finding]:
         share = f", {spent / total:.0%} of the listed kernel time" if total else ""
         findings.append(row_finding(
             CODE, row, f"kernel time of {row.variant} (declared {row.precision}, job {row.job_id}): at least {counted} of "
-            f"{listed} kernel launches name {named} data ({format_number(spent, 3)} ms{share}), so these figures "
+            f"the {listed} listed kernel launches name {named} data ({format_number(spent, 3)} ms{share}), so these figures "
             f"time {named} work in part", hint=HINT))
     return findings

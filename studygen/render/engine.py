@@ -35,9 +35,9 @@ from .prose import Markdown
 from .rows import TemplateRow
 from .template_memo import (BUDGET_FILTER, ParsedTemplate, compiled_template, parsed_template, shipped_code,
                             shipped_template)
+from .template_chain import ancestors, refuse_unprinted_blocks
 from .study_file import StudyDataError, StudyFileList, StudyFileMapping, as_written, missing_field
 from .view import StudyView
-
 
 
 @dataclass
@@ -94,11 +94,18 @@ def _template_error(exc: Exception, template_name: str, study=None) -> TemplateE
         return TemplateError(f"template syntax error: {_one_line(exc.message)}", path=shown(name), line=exc.lineno or 0)
     if isinstance(exc, UnreadableTemplate):
         return TemplateError(f"template cannot be read: {exc.message}", path=shown(exc.path), line=exc.place.line)
-    line, name = 0, template_name
-    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
-        if frame.filename.endswith((".j2", ".jinja", ".md")) or frame.filename == "<template>":
-            line, name = frame.lineno or 0, frame.filename
-            break
+    line, name, reached = 0, template_name, ""
+    frames = [frame for frame in traceback.extract_tb(exc.__traceback__)
+              if frame.filename.endswith((".j2", ".jinja", ".md")) or frame.filename == "<template>"]
+    if frames:
+        line, name = frames[-1].lineno or 0, frames[-1].filename
+        own = [frame for frame in frames if not _builtin_file(frame.filename)]
+        if _builtin_file(name) and own:  # a built-in template ran it for one of the study's (imported, included)
+            reached = f" (reached from {shown(own[-1].filename)} line {own[-1].lineno or 0})"
+            name = f"{BUILTIN_PREFIX}/{Path(name).name}"
+    if isinstance(exc, RecursionError):  # Python's words name none of the ways a template recurses
+        exc = TemplateError("maximum recursion depth exceeded: a macro that calls itself, or a template that "
+                            "includes or imports itself, without end")
     if isinstance(exc, StudyDataError):  # its place is the study file's; the template line says who asked
         return TemplateError(f"{exc.message} (asked for by {shown(name)} line {line})", place=exc.place)
     kind = "template error"
@@ -117,7 +124,12 @@ def _template_error(exc: Exception, template_name: str, study=None) -> TemplateE
                    f"named {', '.join('*' + suffix for suffix in TEMPLATE_SUFFIXES)})")
     else:
         message = exc.message if isinstance(exc, TemplateError) else str(exc)
-    return TemplateError(f"{kind}: {_one_line(message)}", path=shown(name), line=line)
+    return TemplateError(f"{kind}: {_one_line(message)}{reached}", path=shown(name), line=line)
+
+
+def _builtin_file(filename: str) -> bool:
+    """True for the file of a template shipped with studygen (``studygen/render/templates``)."""
+    return Path(filename).parent == Path(__file__).parent / "templates"
 
 
 class UnreadableTemplate(TemplateError):
@@ -385,48 +397,6 @@ PR_BODY_BLOCKS = ("summary", "results", "runs_without_figure", "not_measured")
 # printed where the template has it: a results cell's "—" points a reader to the failed runs listed there (a new
 # user's pull request body left the failed fp16 build out, session 28); a template without it still renders
 OPTIONAL_BLOCKS = frozenset({"runs_without_figure"})
-LISTED_BLOCKS = 30  # block names a refused block's error lists
-
-
-def _ancestors(env, template_name: str) -> list:
-    """The templates the template named ``template_name`` extends, nearest
-    first (``{% extends "NAME" %}`` with a literal name; the blocks of a
-    block-by-block override come from them)."""
-    return [env.get_template(name) for name in _chain_names(env, template_name)[1:]]
-
-
-def _chain_names(env, template_name: str) -> list[str]:
-    """``template_name`` and the names of the templates it extends, nearest
-    first, each as the environment's loader finds it. Starts from the name
-    asked for, not ``Template.name``: jinja2's PrefixLoader names a built-in
-    template by its local name ("generic.md.j2"), which the environment's
-    loader cannot find again."""
-    return [name for name, _ in _chain(env, template_name)]
-
-
-def _chain(env, template_name: str) -> list[tuple]:
-    """``(name, ParsedTemplate)`` of ``template_name`` and of each template
-    it extends (``{% extends "NAME" %}`` with a literal name), nearest first;
-    the tree is None for a built-in template that refers to no other: its
-    code was generated at development time, and parsing it again would cost
-    a render a quarter of its template work."""
-    from jinja2 import nodes
-
-    chain, name = [], template_name
-    while True:
-        source = env.loader.get_source(env, name)[0]
-        shipped = shipped_template(source)
-        if shipped is not None and not shipped[0]:
-            return [*chain, (name, None)]
-        tree = env.parsed(source)
-        chain.append((name, tree))
-        parent = next((node.template.value for node in tree.find_all(nodes.Extends)
-                       if isinstance(node.template, nodes.Const)), None)
-        if parent is None or parent in [seen for seen, _ in chain]:
-            return chain
-        name = parent
-
-
 def render_markdown(study, template_name: str | None = None, extra_context: dict | None = None,
                     blocks: tuple[str, ...] | None = None) -> str:
     """The study's README text (formatted), without writing anything.
@@ -480,7 +450,7 @@ def _generate(env, template, template_name: str, context: dict, blocks: tuple[st
         return bounded_output(template.generate(**context))
     # Same template, same context: the pull request text cannot disagree with the README.
     jinja_context = template.new_context(context)
-    for ancestor in _ancestors(env, template_name):
+    for ancestor in ancestors(env, template_name):
         for name, render_block in ancestor.blocks.items():  # as Jinja's {% extends %} does
             jinja_context.blocks.setdefault(name, []).append(render_block)
     missing = [b for b in blocks if b not in jinja_context.blocks and b not in OPTIONAL_BLOCKS]
@@ -488,60 +458,6 @@ def _generate(env, template, template_name: str, context: dict, blocks: tuple[st
         raise TemplateError(f"template has no block {', '.join(missing)} (needed for --pr-body)")
     return "\n\n".join(bounded_output(jinja_context.blocks[b][0](jinja_context)) for b in blocks
                          if b in jinja_context.blocks)
-
-
-def refuse_unprinted_blocks(env, template_name: str, study=None) -> None:
-    """Raise TemplateError (the template file and the block's line) for a
-    block a template that extends another defines outside every other block
-    while none of the templates it extends has a block of that name: Jinja
-    prints such a block nowhere, so a misspelt override (``{% block reslts %}``
-    for ``results``) or one of a block the generic template does not have lost
-    its text without a word. Blocks inside another block are printed with it,
-    and a block a template calls as ``self.NAME()`` is printed where it is
-    called: neither is refused. Each template of the chain is held to the
-    blocks of those it extends (jinja2's ``Template.blocks``: every block of a
-    template, nested ones too)."""
-    import jinja2
-    from jinja2 import nodes
-
-    try:
-        chain = _chain(env, template_name)
-    except jinja2.TemplateError:
-        return  # a template it extends cannot be read or parsed: rendering reports that at its line
-    # a built-in template (no tree) calls only blocks of its own (tests/render/test_unprinted_blocks.py)
-    called = {node.attr for _, tree in chain if tree is not None for node in tree.find_all(nodes.Getattr)
-              if isinstance(node.node, nodes.Name) and node.node.name == "self"}
-    for index, (name, tree) in enumerate(chain[:-1]):
-        known = set().union(*(env.get_template(ancestor).blocks for ancestor, _ in chain[index + 1:]))
-        for block in _outermost_blocks(tree.tree):
-            if block.name not in known and block.name not in called:
-                names = sorted(known)  # the first LISTED_BLOCKS named: 2,000 blocks made one error line of 15 KB
-                listed = ", ".join(names[:LISTED_BLOCKS]) + f" and {len(names) - LISTED_BLOCKS} more" * (
-                    len(names) > LISTED_BLOCKS)
-                raise TemplateError(
-                    f"template error: block '{block.name}' is not a block of {chain[index + 1][0]} or of a "
-                    f"template it extends, so its text would be printed nowhere (blocks there: "
-                    f"{listed})", path=_shown_template(env.get_template(name), study),
-                    line=block.lineno)
-
-
-def _outermost_blocks(node) -> list:
-    """The ``{% block %}`` nodes of ``node`` not inside another block, in the order written."""
-    from jinja2 import nodes
-
-    found = []
-    for child in node.iter_child_nodes():
-        if isinstance(child, nodes.Block):
-            found.append(child)
-        else:
-            found.extend(_outermost_blocks(child))
-    return found
-
-
-def _shown_template(template, study) -> str:
-    """A template's file as a finding shows it: relative to the project root when it is the study's own file."""
-    filename = template.filename or template.name
-    return study.rel(Path(filename)) if study is not None and Path(filename).is_absolute() else str(template.name)
 
 
 def render_study(study) -> Rendered:

@@ -244,3 +244,21 @@ def test_a_group_with_no_inversion_between_two_jobs_lists_no_jobs_variants(tmp_p
     monkeypatch.setattr(analyses, "_measured_together", lambda rows: asked.append(len(rows)) or set())
     assert [(low.value, high.value) for low, high in analyses.precision_inversions(inverted)] == [(5.5, 5.0)]
     assert asked == [2]
+
+
+def test_pairs_of_one_configuration_past_ten_make_one_finding(tmp_path):
+    # 12 jobs timed fp16 alone (6.01 ... 6.12 ms), 12 others fp32 alone (4.51 ... 4.62 ms): no job measured both,
+    # so each fp16 row pairs with each fp32 row, 144 pairs; the old check made a finding of each (400 jobs of
+    # each: 160,000 findings, 300 MB; 800: 640,000 findings, 1 GB)
+    records = [record(f"h{i:02d}", [latency("fp16", round(6.01 + i / 100, 2))]) for i in range(12)]
+    records += [record(f"f{i:02d}", [latency("fp32", round(4.51 + i / 100, 2))]) for i in range(12)]
+    study = load(tmp_path, records=records)
+    assert len(precision_inversions(study)) == 144
+    findings = codes(sg208_precision_inversion.check(CheckContext(study)), "SG208")
+    assert len(findings) == sg208_precision_inversion.MAX_LISTED + 1 == 11
+    listed, summary = findings[:10], findings[10]
+    assert all(" is slower than fp32 (" in finding.message for finding in listed)
+    assert summary.message.startswith("fp16 is slower than fp32 in 134 more pairs of rows on NVIDIA H200, ")
+    assert summary.message.endswith(", not listed one by one: fp16 6.01 to 6.12 ms (12 rows) against fp32 4.51 "
+                                    "to 4.62 ms (12 rows)")
+    assert summary.severity == WARNING and summary.pointer == "/results/0/value_ms"

@@ -35,12 +35,13 @@ def _messages(tmp_path, *results) -> list[str]:
 
 def test_bf16_kernels_under_fp32_and_fp16_are_warned_with_their_counts(tmp_path):
     groups = (("GEMM", _kernels(GEMM_BF16)), ("other", _kernels(NORM_BF16, TRITON)))
-    # bf16 launches 4 + 2 = 6 of 8 listed; 0.30 ms of 0.50 ms listed: 60 %
+    # bf16 launches 4 + 2 = 6 of 8 listed; 0.30 ms of 0.50 ms listed: 60 %. "listed": a record lists a group's 20
+    # largest kernels, so a trace of 2,000 bf16 kernels read "at least 20 of 20 kernel launches" (session 29)
     assert _messages(tmp_path, _result("fp32", *groups)) == [
-        "kernel time of fp32 (declared fp32, job h100): at least 6 of 8 kernel launches name bf16 data (0.300 ms, "
+        "kernel time of fp32 (declared fp32, job h100): at least 6 of the 8 listed kernel launches name bf16 data (0.300 ms, "
         "60% of the listed kernel time), so these figures time bf16 work in part"]
     assert _messages(tmp_path / "b", _result("fp16", *groups))[0].startswith(
-        "kernel time of fp16 (declared fp16, job h100): at least 6 of 8 kernel launches name bf16 data")
+        "kernel time of fp16 (declared fp16, job h100): at least 6 of the 8 listed kernel launches name bf16 data")
 
 
 def test_kernels_of_the_declared_type_or_of_none_or_an_fp8_variant_pass(tmp_path):
@@ -59,7 +60,7 @@ def test_fp16_kernels_under_bf16_are_warned(tmp_path):
     study = load(tmp_path, records=[record("h100", [_result("bf16", ("other", _kernels(HALF_FILL, TRITON)))])],
                  study=spec(variants=variants, recipes={}))
     assert [f.message for f in sg226_kernel_dtypes.check(CheckContext(study))] == [
-        "kernel time of bf16 (declared bf16, job h100): at least 1 of 3 kernel launches name fp16 data (0.010 ms, "
+        "kernel time of bf16 (declared bf16, job h100): at least 1 of the 3 listed kernel launches name fp16 data (0.010 ms, "
         "5% of the listed kernel time), so these figures time fp16 work in part"]
 
 
@@ -75,9 +76,9 @@ def test_every_result_is_read_and_both_types_under_fp32_are_named(tmp_path):
     study = load(tmp_path, records=[record("h100", [plain, both, sparse])])
     findings = sg226_kernel_dtypes.check(CheckContext(study))
     assert [f.message for f in findings] == [
-        "kernel time of fp32 (declared fp32, job h100): at least 5 of 5 kernel launches name bf16 or fp16 data "
+        "kernel time of fp32 (declared fp32, job h100): at least 5 of the 5 listed kernel launches name bf16 or fp16 data "
         "(0.260 ms, 100% of the listed kernel time), so these figures time bf16 or fp16 work in part",
-        "kernel time of fp16 (declared fp16, job h100): at least 1 of 4 kernel launches name bf16 data (0.000 ms, "
+        "kernel time of fp16 (declared fp16, job h100): at least 1 of the 4 listed kernel launches name bf16 data (0.000 ms, "
         "0% of the listed kernel time), so these figures time bf16 work in part"]
     assert findings[0].hint.startswith("check the dtype the model was loaded in")
     assert [f.pointer for f in findings] == ["/results/1/groups/0/time_ms", "/results/2/groups/0/time_ms"]
@@ -86,5 +87,5 @@ def test_every_result_is_read_and_both_types_under_fp32_are_named(tmp_path):
 def test_kernels_of_no_time_give_no_share(tmp_path):
     zero = _result("fp32", ("GEMM", _kernels((GEMM_BF16[0], 0.0, 2))))
     assert _messages(tmp_path, zero) == [
-        "kernel time of fp32 (declared fp32, job h100): at least 2 of 2 kernel launches name bf16 data (0.000 ms), "
+        "kernel time of fp32 (declared fp32, job h100): at least 2 of the 2 listed kernel launches name bf16 data (0.000 ms), "
         "so these figures time bf16 work in part"]

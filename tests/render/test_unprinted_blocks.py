@@ -77,3 +77,76 @@ def test_the_blocks_an_error_lists_are_bounded(tmp_path):
     listed = raised.value.message.split("blocks there: ")[1]
     assert listed == ", ".join(f"b{i:03d}" for i in range(30)) + " and 470 more)"
     assert raised.value.place.line == 3
+
+
+def _chain_of(tmp_path, depth: int, last: str = "studygen/generic.md.j2"):
+    """A study whose template t0 extends t1, ..., t{depth-1} extends ``last``; each overrides results with super()."""
+    study = load(tmp_path, records=RECORDS, template='{% extends "t1.md.j2" %}\n')
+    for index in range(1, depth):
+        parent = f"t{index + 1}.md.j2" if index + 1 < depth else last
+        (tmp_path / "templates" / f"t{index}.md.j2").write_text(
+            f'{{% extends "{parent}" %}}\n{{% block results %}}{{{{ super() }}}} level {index}{{% endblock %}}\n')
+    return study
+
+
+def test_a_chain_of_extends_deeper_than_the_limit_is_refused_at_once(tmp_path):
+    # 40 templates, each extending the next and printing its results with super(): the old code rendered it; at
+    # 150 Python's recursion ran out inside Jinja ('maximum recursion depth exceeded', naming a template in the
+    # middle), and at 500 the block check asked Jinja's template cache (400 templates) for every ancestor of every
+    # template (54 s and 527 MB before that error)
+    from studygen.render.template_chain import MAX_EXTENDS
+
+    study = _chain_of(tmp_path, 40)
+    with pytest.raises(TemplateError) as raised:
+        render_markdown(study)
+    error = raised.value
+    assert error.message == (f"template error: templates extend one another more than {MAX_EXTENDS} deep "
+                             f"(t{MAX_EXTENDS}.md.j2 extends t{MAX_EXTENDS + 1}.md.j2); at most {MAX_EXTENDS} "
+                             "templates may stand above the study's")
+    assert error.place.path.endswith(f"t{MAX_EXTENDS}.md.j2") and error.place.line == 1
+    (finding,) = codes(run_checks(study), "SG201")
+    assert "templates extend one another more than" in finding.message
+
+
+def test_a_chain_at_the_limit_renders(tmp_path):
+    from studygen.render.template_chain import MAX_EXTENDS
+
+    # the study's template and MAX_EXTENDS above it: t1 ... t{MAX_EXTENDS - 1} and the generic one
+    readme = render_markdown(_chain_of(tmp_path, MAX_EXTENDS))
+    assert "level 3 level 2 level 1" in readme and f"level {MAX_EXTENDS - 1}" in readme
+
+
+def test_templates_that_extend_each_other_in_a_loop_are_refused_naming_it(tmp_path):
+    # the old code followed the loop until Python's recursion ran out: 'maximum recursion depth exceeded'
+    study = _chain_of(tmp_path, 3, last="t1.md.j2")
+    with pytest.raises(TemplateError) as raised:
+        render_markdown(study)
+    error = raised.value
+    assert error.message == ("template error: templates extend one another in a loop: t1.md.j2, which extends "
+                             "t2.md.j2, which extends t1.md.j2")
+    assert error.place.path.endswith("t2.md.j2") and error.place.line == 1
+
+
+def test_a_template_that_includes_itself_is_named_with_the_ways_a_template_recurses(tmp_path):
+    # the old message was Python's alone: 'maximum recursion depth exceeded'
+    study = load(tmp_path, records=RECORDS, template=EXTENDS + '{% block results %}{% include "loop.md.j2" %}'
+                                                              "{% endblock %}\n")
+    (tmp_path / "templates" / "loop.md.j2").write_text('{% include "loop.md.j2" %}\n')
+    with pytest.raises(TemplateError) as raised:
+        render_markdown(study)
+    assert raised.value.message == ("template error: maximum recursion depth exceeded: a macro that calls itself, "
+                                    "or a template that includes or imports itself, without end")
+    assert raised.value.place.path == "templates/loop.md.j2" and raised.value.place.line == 1
+
+
+def test_an_error_inside_the_generic_template_names_the_studys_template_that_reached_it(tmp_path):
+    # importing a template that extends the generic one runs the generic one without the render's names: the
+    # old message named the installed package's file by its absolute path, and not the study's template
+    study = load(tmp_path, records=RECORDS, template=EXTENDS + '{% block results %}{% import "toy.md.j2" as me %}'
+                                                              "{% endblock %}\n")
+    with pytest.raises(TemplateError) as raised:
+        render_markdown(study)
+    error = raised.value
+    assert error.place.path == "studygen/generic.md.j2" and error.place.line > 0
+    assert error.message.startswith("undefined name in template: 'generated_note' is undefined (reached from ")
+    assert error.message.endswith("toy.md.j2 line 1)")

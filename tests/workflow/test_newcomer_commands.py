@@ -168,7 +168,7 @@ def test_the_collect_command_new_prints_leaves_no_waiver_matching_nothing(tmp_pa
     assert "SG216" not in steps[3].out and "repository commit" not in steps[3].out
     # new's three placeholders, no revision; and SG226: the trace's kernels are bf16, the variant fp32 (session 28)
     assert steps[3].out.endswith("0 error(s), 4 warning(s), 1 waived\n")
-    assert " SG226 [warning] kernel time of fp32 (declared fp32, job j1): at least 58 of 60 kernel launches name bf16" \
+    assert " SG226 [warning] kernel time of fp32 (declared fp32, job j1): at least 58 of the 60 listed kernel launches name bf16" \
         in steps[3].out
     # once ready to publish, a record collected without --commit is an error again
     study = tmp_path / "families/tp/study.yaml"
