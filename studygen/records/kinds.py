@@ -159,6 +159,10 @@ def metric_of(result: dict) -> tuple[str | None, str | None, str | None]:
 
 
 IDENTITY_FIELDS = ("kind", "metric", "statistic", "group", "variant", "shape", "batch", "backend", "mode", "dataset")
+# A timed result's digest of its input (schema version 3, :mod:`studygen.records.migrate`; what
+# :mod:`studygen.records.sources` tells one run by). Here, with the other field names, so that loading a record
+# (the migration names it) does not import the collectors' writing rules.
+DIGEST = "source_sha256"
 
 
 def result_identity(result: dict) -> tuple:
