@@ -23,8 +23,8 @@ producer and its tests.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 
 class Kind:
@@ -54,8 +54,7 @@ class RowShape(StrEnum):
     NONE = "none"  # no figure at all (an engine's layer list)
 
 
-@dataclass(frozen=True)
-class ResultKind:
+class ResultKind(NamedTuple):
     """One result kind (see the module docstring).
 
     ``metric`` is a fixed metric name, or None when the result's own

@@ -13,6 +13,7 @@ import os
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import NamedTuple
 
 from ..errors import RecordError, StudygenError, UsageError
 from ..fsutil import open_to_others, shown_path, shown_paths_in
@@ -151,8 +152,7 @@ def refuse_special_study_file(path: Path, root: Path | None = None) -> None:
         regular_file(path, shown_path(path, root))
 
 
-@dataclass(frozen=True)
-class Problem:
+class Problem(NamedTuple):
     """A file that failed to load, at a :class:`~studygen.place.Place`:
     reported by check as SG202, refused by render (:meth:`error`).
     ``no_records``: the study has no record yet (nothing is wrong with a
