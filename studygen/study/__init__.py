@@ -275,11 +275,16 @@ class Study:
     def comparison(self, name: str) -> "Study":
         """The study as seen through the records of its ``comparisons`` entry
         ``name`` only (same study file and datasets, no comparisons of its
-        own): what render prints of a side measurement. Raises KeyError for a
-        name the study file does not declare."""
-        view = replace(self, records=list(self.comparison_records[name]), comparison_records={}, problems=[])
-        view.__dict__["revisions"] = self.revisions  # keys made among the same revisions as the study's own
-        return view
+        own): what render prints of a side measurement; one view a name, made
+        when first asked (a template asking twice gets the same view, its rows
+        flattened once). Raises KeyError for a name the study file does not
+        declare."""
+        views = self.__dict__.setdefault("_comparison_views", {})
+        if name not in views:
+            view = replace(self, records=list(self.comparison_records[name]), comparison_records={}, problems=[])
+            view.__dict__["revisions"] = self.revisions  # keys made among the same revisions as the study's own
+            views[name] = view
+        return views[name]
 
     @functools.cached_property
     def rows(self) -> list[Row]:
