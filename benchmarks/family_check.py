@@ -31,7 +31,31 @@ the same way (they kept caches): ``--extra-check-args=--no-cache`` with a
 warm cache folder is the uncached check issue 25 measured, ``--cache-dir ''``
 runs with no cache folder at all.
 
-Last measured (main 74ce9c5 against 81faeaa, session 27's start, with
+Last measured (branch render29 95f0265 against main 8442c0c, with
+``--before``, 2026-12-06 18:35-18:38, ``--repeat 10``, load average 1.8
+rising to 4.0 while other sessions' tests ran: wall medians twice the bests,
+so the wall ratios moved by more than the changes): render
+deformable_detr_h200_torch best CPU 0.288 s against 0.300 s (5.4x
+``--help``'s 0.053 s CPU, the start 5.3x), best wall 6.2x against 5.4x;
+check of the project 0.94x CPU. An interleaved A/B of 25 rounds just after
+(load 3.3-4.1): render 291.7 against 295.1 ms best CPU, ``--help`` 53.6
+against 54.8 ms. Target 5x: missed. Instructions (callgrind,
+``PYTHONHASHSEED=0``, the same to 1e-6 from run to run whatever the load):
+that render 1853.9M -> 1805.9M (-2.6 %), ``--help`` 240.0M -> 234.4M
+(-2.3 %: ``records.kinds``, whose ResultKind became a NamedTuple, is on its
+path), render deformable_detr 1173.3M -> 1129.9M; the ratio in instructions
+stays 7.7x. Of main's 1853.9M: imports 41 % (the libraries and the
+interpreter about 660M; studygen's own 84 modules 186M, now 141M for 82:
+most of the cut is the methods Python writes and compiles for each
+dataclass when its module is imported, 142 execs of generated source a
+render on main, now 55 and 43 NamedTuple evals), scanning 2.4 MB of record
+JSON 6.7 % (with studygen's hooks; ``json.loads`` alone takes 8 of its
+20 ms), unmarshalling bytecode 5.6 %, compiling the family template's
+generated Python 3.5 %, the cyclic collector 1.7 % (memory-bound: about
+17 ms of the time, 6-12 ms of it in the one collection that follows the
+render's pause).
+
+Measured before (main 74ce9c5 against 81faeaa, session 27's start, with
 ``--before``, 2026-12-06 12:57-13:00, load average 1.0-1.3, ``--repeat 10``,
 two runs): check of the project 0.94x the start's wall time, one process
 1.01x (the session's new readings paid for by its speed work), 10.5x

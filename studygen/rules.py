@@ -14,14 +14,13 @@ here; the registries import every module this table names.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 ERROR = "error"
 WARNING = "warning"
 
 
-@dataclass(frozen=True)
-class Rule:
+class Rule(NamedTuple):
     """One finding code: ``severity`` is the default (``error`` fails the run,
     ``warning`` is printed); ``module`` the dotted name of the module whose
     ``check`` reports it; ``summary`` one line saying what it catches;

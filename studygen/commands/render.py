@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 import click
 
@@ -18,8 +18,7 @@ from .common import resolve_root, root_option
 from .pr_text import check_link_base, pr_text
 
 
-@dataclass
-class RenderOptions:
+class RenderOptions(NamedTuple):
     """Options of ``studygen render``."""
 
     families: tuple[str, ...] = ()  # FAMILY... (names or study folders); none: every family
@@ -28,8 +27,7 @@ class RenderOptions:
     link_base: str | None = None  # --link-base URL: figure links of --pr-body under URL (only with --pr-body)
 
 
-@dataclass
-class RenderOutcome:
+class RenderOutcome(NamedTuple):
     """What :func:`run_render` did: the files whose bytes changed, the
     studies it left alone because they hold no record yet (their problem),
     ``(folder, mode)`` of each folder it read from that every user may
@@ -37,9 +35,9 @@ class RenderOutcome:
     what drawing a chart showed (:attr:`studygen.render.charts.Chart.notes`)."""
 
     changed: list[Path]
-    not_rendered: list = field(default_factory=list)
-    open_folders: list = field(default_factory=list)
-    chart_notes: list = field(default_factory=list)
+    not_rendered: list
+    open_folders: list
+    chart_notes: list
 
 
 def run_render(options: RenderOptions) -> RenderOutcome:

@@ -23,8 +23,8 @@ producer and its tests.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 
 class Kind:
@@ -54,8 +54,7 @@ class RowShape(StrEnum):
     NONE = "none"  # no figure at all (an engine's layer list)
 
 
-@dataclass(frozen=True)
-class ResultKind:
+class ResultKind(NamedTuple):
     """One result kind (see the module docstring).
 
     ``metric`` is a fixed metric name, or None when the result's own
@@ -159,6 +158,10 @@ def metric_of(result: dict) -> tuple[str | None, str | None, str | None]:
 
 
 IDENTITY_FIELDS = ("kind", "metric", "statistic", "group", "variant", "shape", "batch", "backend", "mode", "dataset")
+# A timed result's digest of its input (schema version 3, :mod:`studygen.records.migrate`; what
+# :mod:`studygen.records.sources` tells one run by). Here, with the other field names, so that loading a record
+# (the migration names it) does not import the collectors' writing rules.
+DIGEST = "source_sha256"
 
 
 def result_identity(result: dict) -> tuple:

@@ -58,8 +58,8 @@ from __future__ import annotations
 import re
 
 from ..errors import RecordError
+from .kinds import DIGEST
 from .schemas import CURRENT_SCHEMA_VERSION
-from .sources import DIGEST
 
 # version N -> function turning a version-N document into version N+1
 MIGRATIONS: dict[int, callable] = {}

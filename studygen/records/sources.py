@@ -34,11 +34,8 @@ import re
 
 from ..errors import ConflictError, UsageError
 from ..fsutil import dump_json
-from .kinds import IDENTITY_FIELDS, Kind, result_identity
+from .kinds import DIGEST, IDENTITY_FIELDS, Kind, result_identity
 from .result import NewResult
-
-# A timed result's digest of its input (schema version 3, :mod:`studygen.records.migrate`).
-DIGEST = "source_sha256"
 
 
 def source_file(result: dict) -> str | None:

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import os
 import traceback
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
+from typing import NamedTuple
 
 from ..errors import InputError, TemplateError
 from ..fsutil import atomic_write_bytes, remove_stale_temp_files, resolved, shown_path
@@ -40,14 +41,14 @@ from .study_file import StudyDataError, StudyFileList, StudyFileMapping, as_writ
 from .view import StudyView
 
 
-@dataclass
-class Rendered:
+
+class Rendered(NamedTuple):
     """What one study renders to: the README (path → bytes) and its charts
     (path → :class:`studygen.render.charts.Chart`, drawn on demand)."""
 
     study_dir: Path
-    files: dict[Path, bytes] = field(default_factory=dict)
-    charts: dict = field(default_factory=dict)
+    files: dict[Path, bytes]
+    charts: dict
     root: Path | None = None  # the project root: messages name paths relative to it
 
     @property
@@ -464,17 +465,13 @@ def render_study(study) -> Rendered:
     """Everything a study renders to (README, and charts where the study has them).
     Templates get the charts as ``figures`` (``figures.latency``: the image
     link, or the sentence saying why the chart is omitted)."""
-    rendered = Rendered(study.study_dir, root=study.root)
     charts = render_charts(study)
     # alt text names groups and shapes from the records and study file: escaped like any such string
     readme = render_markdown(study, extra_context={"figures": {
         name: Markdown(replace(chart, alt=escape_alt(chart.alt)).markdown(study.study_dir))
         for name, chart in charts.items()}})
-    rendered.files[study.readme_path] = readme.encode("utf-8")
-    for chart in charts.values():
-        if chart.present:
-            rendered.charts[chart.path] = chart
-    return rendered
+    return Rendered(study.study_dir, {study.readme_path: readme.encode("utf-8")},
+                    {chart.path: chart for chart in charts.values() if chart.present}, study.root)
 
 
 def _is_current_on_disk(rendered: Rendered, path: Path) -> bool:

@@ -33,6 +33,8 @@ import secrets
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from typing import NamedTuple
+
 from ..patterns import lazy_compile
 from ..place import Place
 
@@ -50,8 +52,7 @@ _CELL_BLANKS = " \t\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\
 WRITTEN = "study_text"  # the kind of a study-file string printed as written (see written)
 
 
-@dataclass(frozen=True)
-class OutputKind:
+class OutputKind(NamedTuple):
     """What one kind of helper output is to the checks. ``side_by_side``: it
     puts figures of several rows together (a range, a ratio, a verdict, a
     side finding, a table column), so SG212 holds their timings comparable;
@@ -90,8 +91,7 @@ def kinds_where(flag: str) -> frozenset[str]:
     return frozenset(name for name, kind in OUTPUT_KINDS.items() if getattr(kind, flag))
 
 
-@dataclass(frozen=True)
-class HelperSpec:
+class HelperSpec(NamedTuple):
     """A template helper as declared by :func:`helper`."""
 
     kind: str | None

@@ -25,8 +25,8 @@ difference of two variants evaluated on the same images.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from math import comb
+from typing import NamedTuple
 
 MIN_REPEATS = 3
 DEFAULT_SEED = 0
@@ -39,8 +39,7 @@ NOISE_VERDICT = "within run-to-run noise"
 BEYOND_NOISE = "beyond run-to-run noise"
 
 
-@dataclass(frozen=True)
-class MedianDifference:
+class MedianDifference(NamedTuple):
     """Bootstrap comparison of two timings' repeat medians (ms).
 
     ``difference_ms`` is ``median(b) - median(a)``; ``low_ms``/``high_ms`` the
@@ -332,8 +331,7 @@ class PerImageAP:
         return float(np.mean(per_category)) if per_category else -1.0
 
 
-@dataclass(frozen=True)
-class APDifference:
+class APDifference(NamedTuple):
     """Paired per-image bootstrap of ``AP(b) - AP(a)`` (AP units, not points)."""
 
     difference: float

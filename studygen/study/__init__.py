@@ -13,6 +13,7 @@ import os
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import NamedTuple
 
 from ..errors import RecordError, StudygenError, UsageError
 from ..fsutil import open_to_others, shown_path, shown_paths_in
@@ -151,8 +152,7 @@ def refuse_special_study_file(path: Path, root: Path | None = None) -> None:
         regular_file(path, shown_path(path, root))
 
 
-@dataclass(frozen=True)
-class Problem:
+class Problem(NamedTuple):
     """A file that failed to load, at a :class:`~studygen.place.Place`:
     reported by check as SG202, refused by render (:meth:`error`).
     ``no_records``: the study has no record yet (nothing is wrong with a
@@ -275,11 +275,16 @@ class Study:
     def comparison(self, name: str) -> "Study":
         """The study as seen through the records of its ``comparisons`` entry
         ``name`` only (same study file and datasets, no comparisons of its
-        own): what render prints of a side measurement. Raises KeyError for a
-        name the study file does not declare."""
-        view = replace(self, records=list(self.comparison_records[name]), comparison_records={}, problems=[])
-        view.__dict__["revisions"] = self.revisions  # keys made among the same revisions as the study's own
-        return view
+        own): what render prints of a side measurement; one view a name, made
+        when first asked (a template asking twice gets the same view, its rows
+        flattened once). Raises KeyError for a name the study file does not
+        declare."""
+        views = self.__dict__.setdefault("_comparison_views", {})
+        if name not in views:
+            view = replace(self, records=list(self.comparison_records[name]), comparison_records={}, problems=[])
+            view.__dict__["revisions"] = self.revisions  # keys made among the same revisions as the study's own
+            views[name] = view
+        return views[name]
 
     @functools.cached_property
     def rows(self) -> list[Row]:

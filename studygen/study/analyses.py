@@ -6,9 +6,9 @@ same pairs, so both read them from here (the study layer, below both).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from itertools import combinations
 from operator import attrgetter
+from typing import NamedTuple
 
 from ..records.keys import blanking
 from ..records.kinds import PROFILED_TOTAL_GROUP, Kind
@@ -109,8 +109,7 @@ def unclassified_share(result: dict) -> float | None:
 KERNEL_OVER_COMPUTE_LIMIT = 0.02
 
 
-@dataclass(frozen=True)
-class KernelOverCompute:
+class KernelOverCompute(NamedTuple):
     """A kernel-time profile whose per-layer total (``total``, the row of
     group ``total``) is above the GPU compute time of the run it profiled
     (``compute``, a GPU compute latency row of the same job and

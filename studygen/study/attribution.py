@@ -17,7 +17,7 @@ group the median of the compilations' times for that group.
 from __future__ import annotations
 
 import statistics
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..records.kinds import Kind
 from .rows import Row
@@ -27,8 +27,7 @@ from .rows import Row
 FP8_RECIPE_GROUPS = ("GEMM/MatMul", "Quantize/Dequantize")
 
 
-@dataclass(frozen=True)
-class Attribution:
+class Attribution(NamedTuple):
     """``latency_delta_ms`` (B - A) = sum of ``groups`` deltas + ``unattributed_ms``;
     ``groups`` is ``((group, B - A ms), ...)``, largest absolute difference first."""
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import statistics
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from ..records.kinds import Kind
 from .attribution import Attribution, attribute, kernel_result_of, median_groups
@@ -75,8 +76,7 @@ def job_compilations(row: Row) -> list[Compilation]:
     return found
 
 
-@dataclass(frozen=True)
-class PooledCell:
+class PooledCell(NamedTuple):
     """Every latency row of one measurement key (one per job, in record order)
     and every compilation of them (job by job, in compilation order)."""
 

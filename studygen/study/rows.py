@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from operator import attrgetter
+from typing import NamedTuple
 
 from ..numbers import source_decimals
 from ..records.checkpoints import Revisions
@@ -316,8 +317,7 @@ _SHOWN = {"record": lambda row: row.record.display_path, "key": lambda row: row.
 
 # ---- building rows ------------------------------------------------------------
 
-@dataclass(slots=True)  # not frozen: a frozen dataclass sets each field through object.__setattr__, per result
-class _Start:
+class _Start(NamedTuple):
     """What every row of one result shares: its key (before a group or share
     changes it), record, result, variant precision and print precision."""
 

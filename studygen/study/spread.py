@@ -40,7 +40,7 @@ how far (``up_to_percent``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..records.kinds import Kind, group_times_ms
 from .rows import Row
@@ -55,8 +55,7 @@ COMPILATIONS = "compilations"  # one value per independent compilation of a comp
 JOBS = "jobs"  # one value per job reporting the same measurement key
 
 
-@dataclass(frozen=True)
-class Spread:
+class Spread(NamedTuple):
     """The values a figure summarises: ``values`` (in the row's unit) and
     ``source`` (:data:`REPEAT_MEDIANS`, :data:`PROFILED_ITERATIONS`,
     :data:`COMPILATIONS` or :data:`JOBS`)."""
@@ -200,8 +199,7 @@ SOURCE_WORDS = {COMPILATION: "independent compilations", ENGINE_BUILD: "independ
                 JOB: "independent jobs"}
 
 
-@dataclass(frozen=True)
-class DeclaredSource:
+class DeclaredSource(NamedTuple):
     """One ``spread_sources`` entry: ``source`` (a key of :data:`SOURCE_APPLIES`),
     ``reason`` (why the study expects it), ``up_to_percent`` (how far two
     jobs may differ, relative to their mean, in %; None: not bounded)."""

@@ -108,3 +108,14 @@ def test_the_console_leaves_what_is_alive_at_exit_out_of_the_collectors_reach(tm
     assert lines[0] == "frozen before: 0"
     frozen = int(lines[-1].removeprefix("frozen at exit: "))
     assert frozen > 1000  # click's and studygen's modules, functions and classes at least
+
+
+
+def test_render_leaves_out_the_collectors_source_rules(tmp_path):
+    """Loading a record migrates it, and the migration names one result field (``source_sha256``); the
+    collectors' rules of sources and results, which only collect uses, stay out of a render.
+    Failed before: the migration took the field's name from records.sources, which imports records.result."""
+    project = copy_project(tmp_path / "project", families=("deformable_detr_h200_torch",))
+    loaded = modules_after(["render", "deformable_detr_h200_torch"], project)
+    assert "studygen.records.migrate" in loaded and "studygen.render.engine" in loaded
+    assert not sorted(loaded & {"studygen.records.sources", "studygen.records.result"})
