@@ -7,17 +7,17 @@ figures in its own sentence; the README's kernel-time table prints each
 group's time and one total row per profile, so a reader checks it by hand.
 Here each percentage followed by "of" and, within its clause, words for a
 profile's time (:data:`_KERNEL_WHOLE`: "kernel time", "the profiled step",
-"GPU time", "the trace", "the total"), with no figure of a unit between
+"GPU time", "the trace", "the total", and a TensorRT profile's "layer time"), with no figure of a unit between
 them (that is an operand, SG103's and SG212's to read), is a share claim.
 It is about:
 
 - the kernel group the sentence names (a group name of the study's kernel-time
   rows as whole words, any case; the nearest before the percentage, else the
   nearest after it): a sentence naming none is not read;
-- the profiles of the runs the sentence names (their GPU model, variant or
-  precision, as SG224 reads a clause: :func:`~.prose_clauses.rows_named`,
-  or their job id), every kernel-time profile where it names none; only those
-  that have the named group.
+- the profiles of the runs the sentence names (their GPU model, variant,
+  precision or checkpoint revision, as SG224 reads a clause:
+  :func:`~.prose_clauses.rows_named`, or their job id), every kernel-time
+  profile where it names none; only those that have the named group.
 
 A share in words ("a quarter of the step's kernel time", "under half of",
 "two thirds of": :data:`_FRACTIONS`) is read the same way, held within
@@ -39,7 +39,7 @@ A multiple of one group's time between two runs, written without their
 times ("attention on the MI300X takes 2.5x the H100's", "doubles", "three
 times as long"; :data:`_MULTIPLE`), is read the same way: the sentence names
 two GPU models, else two variants (then at most one GPU, which narrows both),
-and a kernel group, else the runs' kernel time as a whole (the profiles'
+else two job ids or two checkpoint revisions (two runs of one engine), and a kernel group, else the runs' kernel time as a whole (the profiles'
 totals); it holds when the group's time in a profile of one side over its
 time in one of the other, of the same span (:func:`~studygen.records.profile_spread.kernel_span`:
 a whole trace's total is no step's), either way round, gives the figure at
@@ -55,7 +55,8 @@ A range of kernel times ("from 0.3072 to 0.3500 ms", "between 0.6 and 2.2
 ms": :data:`_RANGE`) in a sentence saying it is a range, of the group it
 names (the total where it names only kernel time), is held to every profile
 of the runs it names, of the span of the profile an end of it gives: its
-ends must give the least and the largest (:func:`_range_finding`). A range
+ends must give the least and the largest, in either order ("falls from 0.06 to
+0.004 ms" spans what its reverse does: :func:`_range_finding`). A range
 neither end of which a profile gives is another source's, not read.
 
 A best-of over every group said of one GPU model ("the H100 is the fastest
@@ -90,7 +91,8 @@ from ..study.placeholders import claim_strings, prose_strings
 from .prose_figures import decimals_of, matches, printed_as, sentence_bounds
 from .sg222_misquoted_figures import names_in
 from ..records.profile_spread import kernel_span
-from .prose_clauses import GPU_MODEL, clause_bounds, is_measured, model_key, model_words, rows_named, unread_clause
+from .prose_clauses import (GPU_MODEL, clause_bounds, is_measured, model_key, model_words, revisions_named, rows_named,
+                            unread_clause)
 
 CODE = "SG225"
 # a percentage and the "of" after it: group 1 the figure, group 2 the words that may bound it before
@@ -102,8 +104,10 @@ _SHARE = lazy_compile(r"(?:\b(about|around|roughly|nearly|almost|approximately|s
 _FRACTIONS = {"half": 50.0, "quarter": 25.0, "third": 100 / 3, "fifth": 20.0, "tenth": 10.0, "thirds": 200 / 3,
               "quarters": 75.0}
 # what names a profile's whole time after "N% of": the share is of a kernel-time profile's total
+# (a TensorRT profile times layers: "the profiled layer time", "the layer total" name its whole as well)
 _KERNEL_WHOLE = lazy_compile(r"\b(?:kernel[\s-]time|kernel\s+total|gpu\s+(?:kernel\s+)?time|profiled\s+"
-                             r"(?:total|time|step|iteration)|(?:profiled\s+)?steps?\b|trace\b|total\b)", re.IGNORECASE)
+                             r"(?:total|time|step|iteration)|(?:profiled\s+)?layer[\s-](?:time|total)|"
+                             r"(?:profiled\s+)?steps?\b|trace\b|total\b)", re.IGNORECASE)
 # a figure with a unit between the percentage and that whole: its operand is printed (SG103 and SG212 read it)
 # (a figure stands alone: "L40S" holds none)
 _FIGURE = lazy_compile(r"(?<![\w.])\d+(?:\.\d+)?\s*(?:ms|µs|μs|us|s)\b", re.IGNORECASE)
@@ -294,7 +298,7 @@ _PER_MS = {"ms": 1.0, "µs": 1000.0, "μs": 1000.0, "us": 1000.0}  # the factor 
 # how far a multiple in words may lie from the ratio it states ("doubles" of 1.9x to 2.1x); after a hedge, twice that
 WORD_TOLERANCE = 0.1
 # the profile's whole time, where a multiple names no group ("the MI300X's kernel time is 1.3x the H100's")
-_TOTAL_WORDS = lazy_compile(r"\b(?:kernel[\s-]time|total|profiled\s+(?:step|time))\b", re.IGNORECASE)
+_TOTAL_WORDS = lazy_compile(r"\b(?:kernel[\s-]time|layer[\s-]time|total|profiled\s+(?:step|time))\b", re.IGNORECASE)
 
 
 def _sides(study, times: list, sentence: str) -> tuple[list[str], list[list]] | None:
@@ -308,10 +312,24 @@ def _sides(study, times: list, sentence: str) -> tuple[list[str], list[list]] | 
     variants = [name for name in study.variants
                 if names_in(sentence, {n.lower() for n in (name, str(study.variant_label(name))) if n})]
     if len(variants) != 2:
-        return None
+        return _runs_sides(times, sentence)
     if len(gpus) == 1:
         times = [p for p in times if p[0].gpu and is_measured(model_key(gpus[0]), model_words(p[0].gpu))]
     return variants, [[p for p in times if p[0].variant == v] for v in variants]
+
+
+def _runs_sides(times: list, sentence: str) -> tuple[list[str], list[list]] | None:
+    """``(names, [profiles of the first, of the second])`` of a sentence that sets two runs of one GPU and variant
+    side by side by their job ids, else by two checkpoint revisions (:func:`~.prose_clauses.revisions_named`: "the
+    7a07608d engine ... the 26210e92 one"), the multiple being read either way round; None where it names neither
+    two jobs nor two revisions."""
+    jobs = sorted({p[0].job_id for p in times if names_in(sentence, {p[0].job_id.lower()})})
+    if len(jobs) == 2:
+        return jobs, [[p for p in times if p[0].job_id == job] for job in jobs]
+    revisions = sorted(revisions_named(sentence, {p[0].revision for p in times}))
+    if len(revisions) != 2:
+        return None
+    return revisions, [[p for p in times if p[0].revision == rev] for rev in revisions]
 
 
 def _difference_holds(match, gap_ms: float) -> bool:
@@ -464,7 +482,9 @@ def _range_finding(study, path: tuple, text: str, match, times: list, readme: st
         return None
     span = anchors.pop()
     values = sorted(p[1][group] for p in about if kernel_span(p[0].record, p[0].result) == span)
-    if len(values) < 2 or (matches(low, values[0] * factor) and matches(high, values[-1] * factor)):
+    # the ends in either order: "from 0.06234 down to 0.004068 ms" spans the same profiles as its reverse
+    if len(values) < 2 or any(matches(a, values[0] * factor) and matches(b, values[-1] * factor)
+                              for a, b in ((low, high), (high, low))):
         return None
     if readme is not None and high not in readme:
         return None  # a field the README does not print
