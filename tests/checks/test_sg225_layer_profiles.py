@@ -81,3 +81,27 @@ def test_revisions_named():
     assert revisions_named("commit c0ffee9876", revisions) == set()  # begins neither, neither begins it
     assert revisions_named("the c0ffee engine", revisions) == set()  # 6 digits: too short to name a commit
     assert revisions_named("the deadbeef engine", {"deadbeef"}) == set()  # no digit: a word, not a hash
+
+
+def test_a_percentage_change_between_two_runs_is_held_to_its_base(tmp_path):
+    # totals 0.50 and 0.40 ms: 20% less (of the larger, 0.50), 25% more (of the smaller); reformat 0.10 and 0.04 ms:
+    # 60% less, 150% more
+    passing = ["Layer time fell by 20% from the c0ffee1 engine to the 5eed246 engine.",
+               "The 5eed246 engine's layer time is 20% below the c0ffee1 engine's.",
+               "The c0ffee1 engine needs 25% more layer time than the 5eed246 engine.",
+               "Reformat layers take about 61% less time in the 5eed246 engine than in the c0ffee1 engine.",
+               "Job titanv-old is 25% slower in total than job titanv-new.",  # a speed's change or a time's
+               "Job titanv-old is 20% slower in total than job titanv-new.",
+               "Over 15% less layer time in the 5eed246 engine than in the c0ffee1 engine.",  # bounded: not read
+               "Reformat layers take 10% of the 5eed246 engine's layer time."]  # a share, the share reader's
+    for index, summary in enumerate(passing):
+        assert findings(tmp_path / str(index), summary) == [], summary
+    (finding,) = findings(tmp_path / "wrong-base", "Layer time fell by 25% from the c0ffee1 engine to the 5eed246 "
+                                                   "engine.")
+    assert finding.message == ("/decision/summary says 'fell by 25%' of the kernel time of 5eed2468ab and c0ffee1234, "
+                               "which the profiles give as 20.0% less or 25.0% more (job titanv-new against "
+                               "titanv-old)")
+    (finding,) = findings(tmp_path / "rise", "The c0ffee1 engine needs 20% more layer time than the 5eed246 one.")
+    assert finding.key == "/decision/summary total 20% more"
+    assert len(findings(tmp_path / "group", "Reformat time saw a cut of 40% from the c0ffee1 engine to the 5eed246 "
+                                            "engine.")) == 1
