@@ -18,8 +18,7 @@ from functools import lru_cache
 
 from ..lint.unstated import SOURCE_RE, states_no_result
 from ..patterns import lazy_compile
-from .prose_figures import quoted_figures, sentence_bounds
-from .sg222_misquoted_figures import names_in
+from .prose_figures import names_in, quoted_figures, sentence_bounds
 
 GPU_MODEL = lazy_compile(
     r"(?<![\w.-])("
