@@ -28,6 +28,7 @@ import copy
 from pathlib import Path
 
 from ...errors import InputError
+from ...numbers import format_number
 from ...records.kinds import Kind
 from ...records.migrate import unstable_flag_words
 from ...records.result import NewResult
@@ -235,9 +236,11 @@ def flag_unstable_times(result: dict, times_name: str, array_index: int) -> None
     if result.get("timing") != "gpu_compute" or not isinstance(cv, (int, float)) or cv <= UNSTABLE_CV:
         return
     result["unstable"] = True
-    result["unstable_reason"] = (f"the {result['distribution']['samples']} GPU compute times of {times_name} "
-                                 f"(array {array_index + 1}) vary with a coefficient of variation above the 1% at "
-                                 "which trtexec warns that GPU compute time is unstable")
+    # the reason states the figure at one decimal, so the README and SG213 print it so, not the 12 digits kept
+    result["unstable_reason"] = (f"coefficient of variation {format_number(100 * cv, 1)}% over the "
+                                 f"{result['distribution']['samples']} GPU compute times of {times_name} (array "
+                                 f"{array_index + 1}), above the 1% at which trtexec warns that GPU compute time "
+                                 "is unstable")
 
 
 def from_times(values: list[float], timing: str, base: dict, run: TrtexecRun | None) -> dict:
