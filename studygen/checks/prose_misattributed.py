@@ -1,4 +1,4 @@
-"""SG222 figure of another run: a figure quoted in the study file's prose with its unit that a measured figure of
+"""SG222 (misquoted figure) of a figure of another run: a figure quoted in the study file's prose with its unit that a measured figure of
 the study gives, but none of the runs its clause names.
 
 :mod:`.sg222_misquoted_figures` reports a figure that no measured figure gives and one a digit from it does; a
@@ -31,6 +31,7 @@ import re
 from ..findings import Finding
 from ..records.jsonpos import pointer_from_path
 from ..records.load import yaml_text_line
+from ..rules import code_of
 from ..study.placeholders import claim_strings
 from .prose_clauses import GPU_MODEL, clause_bounds, conjunct_bounds, rows_named, unread_clause
 from .prose_figures import matches, names_in, quotations
@@ -39,6 +40,7 @@ from .prose_figures import matches, names_in, quotations
 # percentile" one key)
 _STATISTIC = re.compile(r"\b(median|mean|average|min(?:imum)?|max(?:imum)?|p(\d{2}(?:\.\d+)?)|(\d{2}(?:\.\d+)?)"
                         r"(?:th|st|nd|rd)\s+percentile)\b", re.IGNORECASE)
+CODE = code_of("studygen.checks.sg222_misquoted_figures")  # the check this module reads prose for
 _UNIT_OF = {"ms": ("ms", 1.0), "µs": ("ms", 1000.0), "μs": ("ms", 1000.0), "us": ("ms", 1000.0)}
 _HINT = ("quote the figure of the run the sentence names (studygen rows prints each run's), or name the run the "
          "figure is of")
@@ -109,7 +111,7 @@ def check(study, readme: str | None) -> list[Finding]:
         listed = "; ".join(dict.fromkeys(_described(row, number, factor) for row in giving[:3]))
         pointer = pointer_from_path(path)
         findings.append(Finding(
-            "SG222", f"{pointer} quotes {number} {unit} of {subject}, which none of its figures gives"
+            CODE, f"{pointer} quotes {number} {unit} of {subject}, which none of its figures gives"
             f"{' as a ' + statistic if statistic else ''}: it is {listed}",
             study.rel(study.study_path), line=yaml_text_line(study.spec_text, path, start), pointer=pointer,
             key=f"{pointer} {number} {unit} of another run", hint=_HINT))
