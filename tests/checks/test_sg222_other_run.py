@@ -70,3 +70,33 @@ def test_statistic_named():
     assert [statistic_named(s) for s in ("the median", "its average", "p99 latency", "the 95th percentile",
                                          "median and mean", "no statistic")] == [
         "median", "mean", "p99", "p95", None, None]
+
+
+def test_a_quote_in_microseconds_and_where_the_finding_stands(tmp_path):
+    (finding,) = findings(tmp_path, "On the TITAN V the fp16 median is 2468 µs.")
+    assert "quotes 2468 µs of the TITAN V, fp16" in finding.message
+    # the line of the summary in the study file the test writes (its decision comes last)
+    assert (finding.file, finding.line, bool(finding.hint)) == ("families/toy/study.yaml", 26, True)
+
+
+def test_each_quote_is_read_after_one_that_holds(tmp_path):
+    # the first quote names only the variant every run has and holds; the second is the RTX 2080 Ti's
+    (finding,) = findings(tmp_path, "fp16 takes 2.468 ms. On the TITAN V the fp16 median is 2.468 ms.")
+    assert finding.key == "/decision/summary 2.468 ms of another run"
+
+
+def test_a_group_the_clause_names_narrows_the_runs_figures(tmp_path):
+    # 0.0500 ms is each run's 'other' group; job titanv-run's conv layers take 0.8123 ms
+    (finding,) = findings(tmp_path, "In job titanv-run the conv layers take 0.0500 ms.")
+    assert finding.message.endswith("it is job rtx2080ti-run's other (measurements/toy/rtx2080ti-run.json#/results/1/"
+                                    "groups/1/time_ms); job titanv-run's other (measurements/toy/titanv-run.json#/results/1/"
+                                    "groups/1/time_ms)")
+    # a clause whose first figure opens it and names a run of the second: two figures, not read
+    assert findings(tmp_path / "b", "2.468 ms on the other card against 1.234 ms on the TITAN V.") == []
+
+
+def test_a_statistic_no_record_keeps_or_a_row_without_statistics(tmp_path):
+    # no p95 is kept: the TITAN V's figures give no p95, and 1.234 ms is its median
+    (finding,) = findings(tmp_path, "On the TITAN V the fp16 p95 is 1.234 ms.")
+    assert "as a p95: it is job titanv-run's gpu_compute median" in finding.message
+    assert [statistic_named(s) for s in ("the minimum", "the maximum", "min and max")] == ["min", "max", None]
