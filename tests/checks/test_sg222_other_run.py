@@ -100,3 +100,14 @@ def test_a_statistic_no_record_keeps_or_a_row_without_statistics(tmp_path):
     (finding,) = findings(tmp_path, "On the TITAN V the fp16 p95 is 1.234 ms.")
     assert "as a p95: it is job titanv-run's gpu_compute median" in finding.message
     assert [statistic_named(s) for s in ("the minimum", "the maximum", "min and max")] == ["min", "max", None]
+
+
+def test_a_gpu_no_run_has_is_read_where_every_run_giving_the_figure_states_its_own(tmp_path):
+    # SG224 reads no GPU in a study one of whose records states none; the figure still says whose it is
+    (finding,) = findings(tmp_path, "On a Jetson AGX Orin the fp16 median is 1.234 ms.", second_gpu=None)
+    assert "of the Jetson AGX Orin, fp16, which none of its figures gives as a median: it is job titanv-run's" in \
+        finding.message
+    # the figure of the run that states no GPU may be the Jetson's; a study whose runs all state one: SG224's
+    assert findings(tmp_path / "b", "On a Jetson AGX Orin the fp16 median is 2.468 ms.", second_gpu=None) == []
+    assert findings(tmp_path / "c", "On a Jetson AGX Orin the fp16 median is 1.234 ms.") == []
+    assert findings(tmp_path / "d", "The fp32 median is 1.234 ms.", second_gpu=None) == []  # a variant: SG224's
