@@ -111,3 +111,18 @@ def test_a_gpu_no_run_has_is_read_where_every_run_giving_the_figure_states_its_o
     assert findings(tmp_path / "b", "On a Jetson AGX Orin the fp16 median is 2.468 ms.", second_gpu=None) == []
     assert findings(tmp_path / "c", "On a Jetson AGX Orin the fp16 median is 1.234 ms.") == []
     assert findings(tmp_path / "d", "The fp32 median is 1.234 ms.", second_gpu=None) == []  # a variant: SG224's
+
+
+def test_quotes_left_unread_or_holding_do_not_stop_the_reading(tmp_path):
+    summary = ("We never measured 2.468 ms on the TITAN V. The run takes 2.468 ms. On the TITAN V the fp16 median is "
+               "1234 µs. On the TITAN V the fp16 median is 2.468 ms.")
+    (finding,) = findings(tmp_path, summary)
+    assert finding.line == 26 and "quotes 2.468 ms of the TITAN V, fp16" in finding.message
+
+
+def test_a_field_the_readme_does_not_print_is_not_read(tmp_path):
+    records = [record("titanv-run", [latency("fp16", 1.234)], collected_provenance(gpu="NVIDIA TITAN V")),
+               record("rtx-run", [latency("fp16", 2.468)], collected_provenance(gpu="NVIDIA GeForce RTX 2080 Ti"))]
+    study = load(tmp_path, records=records, template="{{ generated_note }}\n\n# {{ study.title }}\n",
+                 study=spec(decision={"shipped": False, "summary": "On the TITAN V fp16 takes 2.468 ms."}))
+    assert [f for f in sg222_misquoted_figures.check(CheckContext(study)) if f.key.endswith("of another run")] == []
