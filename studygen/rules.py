@@ -118,8 +118,9 @@ RULES: tuple[Rule, ...] = (
     Rule("SG222", ERROR, "misquoted figure", "studygen.checks.sg222_misquoted_figures",
          "a figure in the study file's prose (ms, MiB, AP, an agreement figure after its metric's name) that no "
          "measured figure gives at its printed digits "
-         "but one gives with one digit changed or two swapped; a difference of two variants' AP in points, or an AP "
-         "said to be the same for them, that their records do not give"),
+         "but one gives with one digit changed or two swapped, or that a record gives but none of the runs its clause "
+         "names (a GPU, revision, job, kernel group or statistic); a difference of two variants' AP in points, or an "
+         "AP said to be the same for them, that their records do not give"),
     Rule("SG223", ERROR, "kernel times grouped by other rules", "studygen.checks.sg223_stale_grouping",
          "a kernel-time result grouped by other rules than the study file's kernel_groups (a group renamed, a rule "
          "added or reordered since it was collected)"),
@@ -132,8 +133,8 @@ RULES: tuple[Rule, ...] = (
          "holds one"),
     Rule("SG225", ERROR, "kernel-time share, multiple, range or best-of not given",
          "studygen.checks.sg225_kernel_shares",
-         "a share of kernel time (\"GEMMs take 54% of the step\"), a multiple or difference of a group's time "
-         "between two runs (\"doubles the H100's\", \"0.05 ms less\"), a range of kernel times or a best-of over every "
+         "a share of kernel time (\"GEMMs take 54% of the step\"), a multiple, difference or percentage change of a "
+         "group's time between two runs (\"doubles the H100's\", \"0.05 ms less\", \"27% less\"), a range of kernel times or a best-of over every "
          "group (\"fastest in every kernel group\") in the study file's prose, without its figures, that the profiles of the runs and "
          "groups its sentence names do not give"),
     Rule("SG226", WARNING, "kernels of another precision than the variant's", "studygen.checks.sg226_kernel_dtypes",

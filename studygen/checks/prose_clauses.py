@@ -18,14 +18,14 @@ from functools import lru_cache
 
 from ..lint.unstated import SOURCE_RE, states_no_result
 from ..patterns import lazy_compile
-from .prose_figures import quoted_figures, sentence_bounds
-from .sg222_misquoted_figures import names_in
+from .prose_figures import names_in, quoted_figures, sentence_bounds
 
 GPU_MODEL = lazy_compile(
     r"(?<![\w.-])("
     r"G[BH]\d{3}|A(?:2|10G?|16|30|40|100|800)|H(?:20|100|200|800)|B(?:100|200|300)"  # NVIDIA data-centre parts
     r"|L(?:4|20|40S?)|T4|V100|P(?:4|40|100)|K80"
     r"|(?:RTX|GTX|TITAN)\s?(?:A\d{4}|\d{3,4})(?:\s?Ti|\s?SUPER)?"  # RTX 3090, GTX 1070, RTX A6000, RTX 4070 Ti
+    r"|TITAN\s(?:RTX|V|Xp?)"  # the TITAN cards named by a word, not a number (trex's exports ran on a TITAN RTX)
     r"|MI\d{3}[AX]?"  # AMD Instinct
     r"|Jetson(?:\s+(?:AGX\s+|Orin\s+)?(?:Orin|Xavier|Nano|TX2)(?:\s+NX)?)?"  # a bare "Jetson": any module
     r")s?(?![\w-])")
@@ -104,9 +104,10 @@ def clause_unread(said: str, in_title: bool) -> bool:
 
 
 def rows_named(study, rows: list, said: str) -> tuple[str, list]:
-    """``(subject, rows)``: the GPUs, then the variants or precisions, the clause ``said`` names, as written and
-    joined ("the GTX 1070, fp16"), and the ``rows`` of them (each kind named narrows them); ("", rows) where it
-    names neither. A name no row has gives no rows."""
+    """``(subject, rows)``: the GPUs, then the variants or precisions, then the checkpoint revisions
+    (:func:`revisions_named`) the clause ``said`` names, as written and joined ("the GTX 1070, fp16"), and the
+    ``rows`` of them (each kind named narrows them); ("", rows) where it names none. A GPU or variant no row has
+    gives no rows; a hash that begins no row's revision names nothing."""
     words, about = [], rows
     gpus = [m.group(1) for m in GPU_MODEL.finditer(said)]
     if gpus:
@@ -121,7 +122,26 @@ def rows_named(study, rows: list, said: str) -> tuple[str, list]:
     if variants or precisions:
         words.append(", ".join(sorted(variants | precisions)))
         about = [row for row in about if row.variant in variants or (row.precision or "") in precisions]
+    revisions = revisions_named(said, {row.revision for row in rows})
+    if revisions:
+        words.append("revision " + " and ".join(sorted(revisions)))
+        about = [row for row in about if row.revision in revisions]
     return ", ".join(words), about
+
+
+# a git hash as prose writes a checkpoint revision ("the 7a07608d engine"): 7 to 40 hex digits, one a digit
+_HASH = lazy_compile(r"(?<![\w.-])(?=[a-f]*\d)[0-9a-f]{7,40}(?![\w-])", re.IGNORECASE)
+
+
+def revisions_named(said: str, revisions) -> set[str]:
+    """The checkpoint ``revisions`` (as records state them; None and tags skipped) the text ``said`` names by a git
+    hash of 7 digits or more that begins one of them or that one of them begins (``7a07608`` of ``7a07608d``, as
+    the README prints a revision); empty where it names none. A hash that begins none (a code commit) names none."""
+    written = {m.group(0).lower() for m in _HASH.finditer(said)}
+    if not written:
+        return set()
+    return {rev for rev in revisions if rev and len(rev) >= 7 and _HASH.fullmatch(rev)
+            and any(rev.lower().startswith(w) or w.startswith(rev.lower()) for w in written)}
 
 
 def model_words(gpu: str) -> set[str]:

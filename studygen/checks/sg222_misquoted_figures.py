@@ -48,7 +48,9 @@ figure 4 to 16 % of the time (more rows, more often): the sentence's names
 are what keep another source's figure about other rows from being reported.
 
 A difference of two variants' AP in points ("AP drops by 5.4 points from
-fp32 to bf16") is held to their records by :mod:`.prose_ap_deltas`.
+fp32 to bf16") is held to their records by :mod:`.prose_ap_deltas`; a figure
+some row gives but none of the runs its clause names, by
+:mod:`.prose_misattributed`.
 
 Case (a new user's trial): the decision summary of a study of public trtexec
 logs said the RTX 3090 ran at "0.03395 ms" where both of its records hold
@@ -71,6 +73,7 @@ from ..study.placeholders import claim_strings
 from .prose_agreement import agreement_multiples, quoted_agreement
 from .prose_ap_deltas import check as ap_delta_findings
 from .prose_figures import ap_factor, decimals_of, matches, names_in, printed_as, quotations, quoted_figures, sentence_at
+from .prose_misattributed import check as misattributed
 
 CODE = "SG222"
 MEASURED_UNITS = ("ms", "MiB", "AP", "points")  # the row units a quoted figure is read against
@@ -437,5 +440,5 @@ def check(context) -> list[Finding]:
             findings.append(_finding(study, path, start, number, unit, [
                 (digit_slip(number, printed), f"{printed} {unit} ({figure.where})")
                 for printed, figure in zip(shown, near)], len(near)))
-    return (findings + ap_delta_findings(context) + agreement_findings(study, readme)
+    return (findings + misattributed(study, readme) + ap_delta_findings(context) + agreement_findings(study, readme)
             + agreement_multiple_findings(study, readme))

@@ -19,7 +19,7 @@ H100, bf16 would be faster than fp32." in the decision of a study measured
 on one GTX 1070 passed check.
 
 A GPU is named by its model as vendors write it (:data:`~.prose_clauses.GPU_MODEL`, a list:
-A100, H100, H200, B200, GB200, L4, L40S, T4, V100, RTX 3090, GTX 1070, RTX
+A100, H100, H200, B200, GB200, L4, L40S, T4, V100, RTX 3090, GTX 1070, TITAN RTX, RTX
 A6000, MI300X, Jetson AGX Orin, ...; "H264" or "ViT-B16" name none); it is
 measured when a record's ``gpu`` holds that model as a word, or as
 neighbouring words joined ("RTX 3090" in "NVIDIA GeForce RTX 3090"), or a

@@ -7,17 +7,17 @@ figures in its own sentence; the README's kernel-time table prints each
 group's time and one total row per profile, so a reader checks it by hand.
 Here each percentage followed by "of" and, within its clause, words for a
 profile's time (:data:`_KERNEL_WHOLE`: "kernel time", "the profiled step",
-"GPU time", "the trace", "the total"), with no figure of a unit between
+"GPU time", "the trace", "the total", and a TensorRT profile's "layer time"), with no figure of a unit between
 them (that is an operand, SG103's and SG212's to read), is a share claim.
 It is about:
 
 - the kernel group the sentence names (a group name of the study's kernel-time
   rows as whole words, any case; the nearest before the percentage, else the
   nearest after it): a sentence naming none is not read;
-- the profiles of the runs the sentence names (their GPU model, variant or
-  precision, as SG224 reads a clause: :func:`~.prose_clauses.rows_named`,
-  or their job id), every kernel-time profile where it names none; only those
-  that have the named group.
+- the profiles of the runs the sentence names (their GPU model, variant,
+  precision or checkpoint revision, as SG224 reads a clause:
+  :func:`~.prose_clauses.rows_named`, or their job id), every kernel-time
+  profile where it names none; only those that have the named group.
 
 A share in words ("a quarter of the step's kernel time", "under half of",
 "two thirds of": :data:`_FRACTIONS`) is read the same way, held within
@@ -39,7 +39,7 @@ A multiple of one group's time between two runs, written without their
 times ("attention on the MI300X takes 2.5x the H100's", "doubles", "three
 times as long"; :data:`_MULTIPLE`), is read the same way: the sentence names
 two GPU models, else two variants (then at most one GPU, which narrows both),
-and a kernel group, else the runs' kernel time as a whole (the profiles'
+else two job ids or two checkpoint revisions (two runs of one engine), and a kernel group, else the runs' kernel time as a whole (the profiles'
 totals); it holds when the group's time in a profile of one side over its
 time in one of the other, of the same span (:func:`~studygen.records.profile_spread.kernel_span`:
 a whole trace's total is no step's), either way round, gives the figure at
@@ -49,13 +49,21 @@ sentence that prints a time is left to SG103, which reads a ratio against
 its own figures. A difference of the two runs' times written as the one time
 of the sentence ("0.05 ms less", "about 20 µs slower"; :data:`_DIFFERENCE`)
 is read the same way, held to the difference of the two profiles' times at
-its printed decimals in its unit (one unit after a hedge).
+its printed decimals in its unit (one unit after a hedge). So is a change
+written as a percentage ("27% less", "fell by 27%", "a cut of 27%":
+:data:`_CHANGE`), held to its base: a fall is of the larger time, a rise
+of the smaller, "faster" or "slower" of either (:func:`_change_bases`); a
+bounded one ("over 15% less") is not read. Case (a new user's trial,
+session 29): "Profiled layer time fell by 37.6% from the 26210e92 engine to
+the 7a07608d engine." passed where 0.6471 ms fell to 0.4704 ms, 27.3 %
+(37.6 % is the rise from the smaller).
 
 A range of kernel times ("from 0.3072 to 0.3500 ms", "between 0.6 and 2.2
 ms": :data:`_RANGE`) in a sentence saying it is a range, of the group it
 names (the total where it names only kernel time), is held to every profile
 of the runs it names, of the span of the profile an end of it gives: its
-ends must give the least and the largest (:func:`_range_finding`). A range
+ends must give the least and the largest, in either order ("falls from 0.06 to
+0.004 ms" spans what its reverse does: :func:`_range_finding`). A range
 neither end of which a profile gives is another source's, not read.
 
 A best-of over every group said of one GPU model ("the H100 is the fastest
@@ -90,7 +98,8 @@ from ..study.placeholders import claim_strings, prose_strings
 from .prose_figures import decimals_of, matches, printed_as, sentence_bounds
 from .sg222_misquoted_figures import names_in
 from ..records.profile_spread import kernel_span
-from .prose_clauses import GPU_MODEL, clause_bounds, is_measured, model_key, model_words, rows_named, unread_clause
+from .prose_clauses import (GPU_MODEL, clause_bounds, is_measured, model_key, model_words, revisions_named, rows_named,
+                            unread_clause)
 
 CODE = "SG225"
 # a percentage and the "of" after it: group 1 the figure, group 2 the words that may bound it before
@@ -102,8 +111,10 @@ _SHARE = lazy_compile(r"(?:\b(about|around|roughly|nearly|almost|approximately|s
 _FRACTIONS = {"half": 50.0, "quarter": 25.0, "third": 100 / 3, "fifth": 20.0, "tenth": 10.0, "thirds": 200 / 3,
               "quarters": 75.0}
 # what names a profile's whole time after "N% of": the share is of a kernel-time profile's total
+# (a TensorRT profile times layers: "the profiled layer time", "the layer total" name its whole as well)
 _KERNEL_WHOLE = lazy_compile(r"\b(?:kernel[\s-]time|kernel\s+total|gpu\s+(?:kernel\s+)?time|profiled\s+"
-                             r"(?:total|time|step|iteration)|(?:profiled\s+)?steps?\b|trace\b|total\b)", re.IGNORECASE)
+                             r"(?:total|time|step|iteration)|(?:profiled\s+)?layer[\s-](?:time|total)|"
+                             r"(?:profiled\s+)?steps?\b|trace\b|total\b)", re.IGNORECASE)
 # a figure with a unit between the percentage and that whole: its operand is printed (SG103 and SG212 read it)
 # (a figure stands alone: "L40S" holds none)
 _FIGURE = lazy_compile(r"(?<![\w.])\d+(?:\.\d+)?\s*(?:ms|µs|μs|us|s)\b", re.IGNORECASE)
@@ -291,10 +302,21 @@ _DIFFERENCE = lazy_compile(
     r"(?:\b(about|around|roughly|nearly|almost|approximately|some)\s+|~\s*)?(?<![\w.])(\d+(?:\.\d+)?)\s?"
     r"(ms|µs|μs|us)\s+(?:less|more|faster|slower|longer|shorter|lower|higher)\b", re.IGNORECASE)
 _PER_MS = {"ms": 1.0, "µs": 1000.0, "μs": 1000.0, "us": 1000.0}  # the factor from the rows' ms to a unit
+# A change of two runs' times as a percentage: "27% less", "fell by 27%", "a cut of 27%"; the words of a fall
+# (group "down") or a rise ("up") before the figure, a hedge, the figure, the comparative after it
+_CHANGE = lazy_compile(
+    r"(?:\b(?:(?P<down>fell|falls?|drops?|dropped|shrinks?|shrank|shrunk|cuts?|reduced?|reduces|decreased?|"
+    r"decreases|saves?|saved)|(?P<up>rises?|rose|grows?|grew|increased?|increases))\s+(?:by\s+)?|"
+    r"\b(?:a|an)\s+(?:(?P<down_noun>cut|drop|fall|reduction|decrease|saving)|(?P<up_noun>rise|increase|growth))"
+    r"\s+of\s+)?(?:\b(?P<hedge>about|around|roughly|nearly|almost|approximately|some)\s+|~\s*)?"
+    r"(?<![\w.])(?P<figure>\d+(?:\.\d+)?)\s?%(?:\s+(?:(?P<less>less|lower|below|shorter|smaller)|"
+    r"(?P<more>more|higher|above|longer|larger|greater)|(?P<either>faster|slower|quicker))\b)?", re.IGNORECASE)
+_BOUNDED = lazy_compile(r"\b(?:over|under|more\s+than|less\s+than|at\s+(?:least|most)|up\s+to|above|below)\s+$",
+                        re.IGNORECASE)
 # how far a multiple in words may lie from the ratio it states ("doubles" of 1.9x to 2.1x); after a hedge, twice that
 WORD_TOLERANCE = 0.1
 # the profile's whole time, where a multiple names no group ("the MI300X's kernel time is 1.3x the H100's")
-_TOTAL_WORDS = lazy_compile(r"\b(?:kernel[\s-]time|total|profiled\s+(?:step|time))\b", re.IGNORECASE)
+_TOTAL_WORDS = lazy_compile(r"\b(?:kernel[\s-]time|layer[\s-]time|total|profiled\s+(?:step|time))\b", re.IGNORECASE)
 
 
 def _sides(study, times: list, sentence: str) -> tuple[list[str], list[list]] | None:
@@ -308,10 +330,24 @@ def _sides(study, times: list, sentence: str) -> tuple[list[str], list[list]] | 
     variants = [name for name in study.variants
                 if names_in(sentence, {n.lower() for n in (name, str(study.variant_label(name))) if n})]
     if len(variants) != 2:
-        return None
+        return _runs_sides(times, sentence)
     if len(gpus) == 1:
         times = [p for p in times if p[0].gpu and is_measured(model_key(gpus[0]), model_words(p[0].gpu))]
     return variants, [[p for p in times if p[0].variant == v] for v in variants]
+
+
+def _runs_sides(times: list, sentence: str) -> tuple[list[str], list[list]] | None:
+    """``(names, [profiles of the first, of the second])`` of a sentence that sets two runs of one GPU and variant
+    side by side by their job ids, else by two checkpoint revisions (:func:`~.prose_clauses.revisions_named`: "the
+    7a07608d engine ... the 26210e92 one"), the multiple being read either way round; None where it names neither
+    two jobs nor two revisions."""
+    jobs = sorted({p[0].job_id for p in times if names_in(sentence, {p[0].job_id.lower()})})
+    if len(jobs) == 2:
+        return jobs, [[p for p in times if p[0].job_id == job] for job in jobs]
+    revisions = sorted(revisions_named(sentence, {p[0].revision for p in times}))
+    if len(revisions) != 2:
+        return None
+    return revisions, [[p for p in times if p[0].revision == rev] for rev in revisions]
 
 
 def _difference_holds(match, gap_ms: float) -> bool:
@@ -319,6 +355,27 @@ def _difference_holds(match, gap_ms: float) -> bool:
     (:data:`_DIFFERENCE`) prints, at its decimals in its unit (one unit of its last digit after a hedge)."""
     hedged = match.group(1) is not None or match.group(0).startswith("~")
     return holds(match.group(2), "about" if hedged else "", abs(gap_ms) * _PER_MS[match.group(3).lower()])
+
+
+def _change_bases(match) -> tuple[bool, bool] | None:
+    """``(of the larger, of the smaller)``: the base(s) a percentage change (:data:`_CHANGE`) may be of. A fall
+    ("less", "fell by", "a cut of") is of the larger time, which it falls from; a rise ("more", "grew by") of the
+    smaller; "faster" or "slower" of either (a time's change or a speed's). None where it says no change (a bare
+    percentage) or bounds its figure ("over 30% less")."""
+    down = bool(match.group("down") or match.group("down_noun") or match.group("less"))
+    up = bool(match.group("up") or match.group("up_noun") or match.group("more"))
+    if match.group("either") or down and up:
+        return True, True
+    return (down, up) if down or up else None
+
+
+def _change_holds(match, ratio: float) -> bool:
+    """Whether ``ratio`` (either way round) gives the percentage change ``match`` (:data:`_CHANGE`) prints, of
+    the base(s) :func:`_change_bases` allows, at its printed decimals (one unit after a hedge)."""
+    larger, smaller = _change_bases(match)
+    big = max(ratio, 1.0 / ratio)
+    changes = ([100.0 * (1.0 - 1.0 / big)] if larger else []) + ([100.0 * (big - 1.0)] if smaller else [])
+    return any(holds(match.group("figure"), "about" if match.group("hedge") else "", change) for change in changes)
 
 
 def _multiple_holds(match, ratio: float) -> bool:
@@ -335,12 +392,15 @@ def _multiple_holds(match, ratio: float) -> bool:
 
 
 def _multiple_finding(study, path: tuple, text: str, match, times: list, readme: str | None,
-                      difference: bool = False) -> Finding | None:
+                      difference: bool = False, change: bool = False) -> Finding | None:
     """The SG225 finding of the multiple ``match`` in ``text`` (a prose field at ``path``): the sentence names two
     runs (:func:`_sides`) and a kernel group (or their kernel time as a whole), prints no time of its own (that is
     SG103's to read) and states a result; the multiple holds when the ratio of the group's time between any
     profile of one side and any of the other, of one span, gives it either way round. None where it holds or is
     not read."""
+    if change and (_change_bases(match) is None or _BOUNDED.search(text, 0, match.start("figure"))
+                   or re.match(r"\s+of\b", text[match.end():])):
+        return None  # a bare or bounded percentage, or a share ("27% of the kernel time": the share reader's)
     s_begin, s_end = sentence_bounds(text, match.start())
     sentence = text[s_begin:s_end]
     begin, end = clause_bounds(text, match.start())
@@ -359,6 +419,7 @@ def _multiple_finding(study, path: tuple, text: str, match, times: list, readme:
              and b[1][group] > 0 and kernel_span(a[0].record, a[0].result) == kernel_span(b[0].record, b[0].result)]
     if group is None or not pairs or any(
             _difference_holds(match, a[1][group] - b[1][group]) if difference
+            else _change_holds(match, a[1][group] / b[1][group]) if change
             else _multiple_holds(match, a[1][group] / b[1][group]) for a, b in pairs):
         return None
     written = match.group(0).strip()
@@ -369,6 +430,10 @@ def _multiple_finding(study, path: tuple, text: str, match, times: list, readme:
         factor = _PER_MS[match.group(3).lower()]
         listed = "; ".join(f"{format_number(abs(a[1][group] - b[1][group]) * factor, decimals_of(match.group(2)) + 1)} "
                            f"{match.group(3)} (job {a[0].job_id} against {b[0].job_id})" for a, b in pairs)
+    elif change:
+        listed = "; ".join(f"{format_number(100 * (1 - min(a[1][group], b[1][group]) / max(a[1][group], b[1][group])), 1)}"
+                           f"% less or {format_number(100 * (max(a[1][group], b[1][group]) / min(a[1][group], b[1][group]) - 1), 1)}"
+                           f"% more (job {a[0].job_id} against {b[0].job_id})" for a, b in pairs)
     else:
         listed = "; ".join(f"{format_number(a[1][group] / b[1][group], 2)}x (job {a[0].job_id} against {b[0].job_id})"
                            for a, b in pairs)
@@ -464,7 +529,9 @@ def _range_finding(study, path: tuple, text: str, match, times: list, readme: st
         return None
     span = anchors.pop()
     values = sorted(p[1][group] for p in about if kernel_span(p[0].record, p[0].result) == span)
-    if len(values) < 2 or (matches(low, values[0] * factor) and matches(high, values[-1] * factor)):
+    # the ends in either order: "from 0.06234 down to 0.004068 ms" spans the same profiles as its reverse
+    if len(values) < 2 or any(matches(a, values[0] * factor) and matches(b, values[-1] * factor)
+                              for a, b in ((low, high), (high, low))):
         return None
     if readme is not None and high not in readme:
         return None  # a field the README does not print
@@ -486,4 +553,5 @@ _TIME_READERS = (
     (_RANGE, _range_finding),
     (_EVERY_GROUP, _best_finding),
     (_DIFFERENCE, partial(_multiple_finding, difference=True)),
+    (_CHANGE, partial(_multiple_finding, change=True)),
 )

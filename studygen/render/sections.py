@@ -336,7 +336,10 @@ class SectionHelpers(ViewBase):
         its layers while it was timed, which makes the profile another
         run's``. A run timed apart from its profile (``--separateProfileRun``)
         gets none: :meth:`kernel_time_profile_sources` already says that its
-        layers carry the profiler's overhead."""
+        layers carry the profiler's overhead. Both times print as the README
+        prints the rows they come from (:func:`~.rows.fmt`): a mean that
+        ``collect`` worked out from per-iteration timings keeps every digit in
+        the record (0.477990457599), never in the sentence."""
         lines = []
         for found in kernel_time_over_compute(self._study):
             total, result = found.total, found.total.result
@@ -348,7 +351,7 @@ class SectionHelpers(ViewBase):
                      "the profile was taken in another run, or profiling added time to each layer")
             text = (f"In job {total.job_id} ({self.label(result['variant'])} {', '.join(w for w in where if w)}), "
                     f"the layers' kernel time adds up to {fmt(total.value, total)} ms, "
-                    f"{format_number(100 * found.excess, 0)}% above the {format_number(found.compute_ms)} ms "
+                    f"{format_number(100 * found.excess, 0)}% above the {fmt(found.compute_ms, found.compute)} ms "
                     f"{found.statistic} GPU compute time of the same run: {cause}, so its groups do not divide "
                     "that latency.")
             lines.append(emit(" ".join(text.replace(" )", ")").split()), [total, found.compute]))

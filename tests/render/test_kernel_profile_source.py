@@ -77,5 +77,21 @@ def test_a_separately_profiled_run_gets_one_sentence_on_the_profilers_overhead(t
     text = kernel_section(render_markdown(generic_study(tmp_path / "inside", [record("rtx3080", [inside, profile])])))
     assert [line for line in text.splitlines() if "adds up to" in line] == [
         "- In job rtx3080 (fp16 at 224 x 224, batch 1, engine), the layers' kernel time adds up to 0.4527 ms, 55% "
-        "above the 0.292246 ms mean GPU compute time of the same run: the run profiled its layers while it was "
+        "above the 0.2922 ms mean GPU compute time of the same run: the run profiled its layers while it was "
         "timed, which makes the profile another run's, so its groups do not divide that latency."]
+
+
+def test_a_mean_worked_out_from_per_iteration_times_prints_at_the_readmes_digits(tmp_path):
+    # an --exportTimes file gives no mean: collect works one out from its iterations and the record keeps all of
+    # it (0.523718364105 ms); the sentence prints it as the README prints a time with no spread of its own, four
+    # significant digits, as it prints the layers' total beside it (0.6388 of 0.638812 ms, 22% above)
+    export = "trtexec --exportProfile (p.json; averageMs: mean per iteration)"
+    method = {"timer": "trtexec", "cuda_graph": True, "data_transfers": False, "spin_wait": True,
+              "separate_profile_run": False}
+    compute = latency("fp16", 0.4913, "224x224", statistics_ms={"mean": 0.523718364105, "median": 0.4913},
+                      method=method)
+    profile = kernel_time("fp16", {"Conv": 0.5104, "other": 0.128412}, "224x224", total=0.638812, profiler=export,
+                          source_locator="p.json:line 1")
+    text = kernel_section(render_markdown(generic_study(tmp_path, [record("titan", [compute, profile])])))
+    (line,) = [line for line in text.splitlines() if "adds up to" in line]
+    assert "adds up to 0.6388 ms, 22% above the 0.5237 ms mean GPU compute time" in line

@@ -28,6 +28,7 @@ import copy
 from pathlib import Path
 
 from ...errors import InputError
+from ...numbers import format_number
 from ...records.kinds import Kind
 from ...records.migrate import unstable_flag_words
 from ...records.result import NewResult
@@ -98,6 +99,8 @@ def latency_results(inputs: TrtexecInputs, labels: ResultLabels) -> list[NewResu
                                     "0 ms (below the timer's resolution), not a latency")
                 continue
             attach_times(result, values, times_run, run, times_name, timing)
+            if run is None:
+                flag_unstable_times(result, times_name, times_run.index)
             attach_fp8_evidence(result, inputs, run.index if run else None)
             result["source_locator"] = f"{times_name}:line {times_run.line}"
             out.append(NewResult(result, f"{inputs.times_display}:array {times_run.index + 1}"))
@@ -216,6 +219,28 @@ def attach_times(result: dict, values: list[float], times_run: TimesRun, run: Tr
                      f"{times_run.resolution_ms[timing]:g} ms by the timestamps' printed digits")
     note = "; ".join(words)
     result["note"] = f"{result['note']}; {note}" if result.get("note") else note
+
+
+# trtexec (8.0 on) warns "GPU compute time is unstable" when its coefficient of variation is above 1 %
+# (kUNSTABLE_PERF_REPORTING_THRESHOLD in its sampleReporting.cpp), as a fraction
+UNSTABLE_CV = 0.01
+
+
+def flag_unstable_times(result: dict, times_name: str, array_index: int) -> None:
+    """Mark a GPU compute ``result`` computed from a times array without its log unstable, as trtexec would have
+    warned in the log: its iterations' coefficient of variation (``distribution.cv``, a fraction) above
+    :data:`UNSTABLE_CV`. A log's own warning is read instead where the log is given (:func:`from_summary`).
+    Case (a new user's trial, session 29): the exported times of trex's QAT MobileNet spread 0.442 to 1.99 ms,
+    a coefficient of variation of 36 %, and the README called nothing unstable."""
+    cv = (result.get("distribution") or {}).get("cv")
+    if result.get("timing") != "gpu_compute" or not isinstance(cv, (int, float)) or cv <= UNSTABLE_CV:
+        return
+    result["unstable"] = True
+    # the reason states the figure at one decimal, so the README and SG213 print it so, not the 12 digits kept
+    result["unstable_reason"] = (f"coefficient of variation {format_number(100 * cv, 1)}% over the "
+                                 f"{result['distribution']['samples']} GPU compute times of {times_name} (array "
+                                 f"{array_index + 1}), above the 1% at which trtexec warns that GPU compute time "
+                                 "is unstable")
 
 
 def from_times(values: list[float], timing: str, base: dict, run: TrtexecRun | None) -> dict:
