@@ -124,7 +124,8 @@ def reported_by_several_jobs(rows) -> dict[tuple, list[Row]]:
 def _signature_of(row: Row) -> tuple:
     method = row.result.get("method") or {}
     major = _trt_major(row) if row.backend == "tensorrt" else None
-    without_gpu = is_host_clock_timer(method.get("timer")) and measured_without_gpu(row.record.provenance)
+    # the record first: nearly every one names a GPU, and then the timer's name need not be read
+    without_gpu = measured_without_gpu(row.record.provenance) and is_host_clock_timer(method.get("timer"))
     flags = []
     for name, trt11, trt10 in TRT_DEFAULTS:
         value = method.get(name)
@@ -202,11 +203,20 @@ def _first_timing_of_each_run(latency: list[Row], order: tuple[str, ...]) -> lis
     no table names says no more than one whose source does not say."""
     rank = {timing: place for place, timing in enumerate(order)}
     last = rank["unspecified"]
-    runs = [row.run if row.run is not None else _run_remembered(row) for row in latency]
-    best: dict[tuple, int] = {}
-    for row, run in zip(latency, runs):
-        best[run] = min(best.get(run, len(order)), rank.get(row.metric, last))
-    return [row for row, run in zip(latency, runs) if rank.get(row.metric, last) == best[run]]
+    # run -> [its best rank so far], one list a run shared by its rows: a run key (job, measurement key, method)
+    # is hashed once a row, where a dict of ranks hashed it three times (get, set, and the pick below)
+    best: dict[tuple, list[int]] = {}
+    ranked = []  # (row, its rank, its run's best)
+    for row in latency:
+        run = row.run if row.run is not None else _run_remembered(row)
+        place = rank.get(row.metric, last)
+        run_best = best.get(run)
+        if run_best is None:
+            run_best = best[run] = [place]
+        elif place < run_best[0]:
+            run_best[0] = place
+        ranked.append((row, place, run_best))
+    return [row for row, place, run_best in ranked if place == run_best[0]]
 
 
 def _run_remembered(row: Row) -> tuple:
