@@ -30,7 +30,27 @@ Prints the figures against the targets of issues 7, 11 and 25:
 - doubling the records costs at most 2.2x the time;
 - ``studygen --help`` in <= 0.3 s (lazy imports).
 
-Last measured at the default scale (main 74ce9c5, 2026-12-06 13:00,
+Last measured at the default scale (branch scale29 a61f741c, 2026-12-06
+18:35-18:44, ``--repeat 2``, load average 1.6 at the start, 3.6 during the
+10,000-record checks and 4.5 during the 20,000-record ones: other sessions'
+work ran throughout, so the wall times are disturbed and the CPU times are
+the figures to read): the floor 28.8 us a record at 10,000 and 29.9 us at
+20,000; 10,000 records 2.09 s (7.3x; CPU 11.5x), one process 3.15 s
+(10.9x; CPU 3.13 s, 10.9x); 20,000 records 6.14 s (10.3x; CPU 10.4x), one
+process CPU 5.97 s (10.0x; wall 7.62 s); doubling 2.94x (disturbed).
+Target 5x: missed. Interleaved against main 8442c0c (the session's start),
+CPU best: the kept 20 x 500 project in one process 3.83 -> 3.36 s (-12 %,
+6 rounds, load 7) and 3.38 -> 3.07 s (-9 %, 4 rounds, load 3.7); the kept
+20 x 1000 project with worker processes 7.32 -> 6.73 s CPU (-8 %), wall
+10.56 -> 9.85 s (3 rounds, load 3.8). What moved (each a value made more
+often than needed): SG224 split every record's GPU name into words where a
+study names a few GPUs (7.2 -> 2.5 us a record), SG207's cells and GPU
+versions, the run key hashed three times a latency row and made again for
+SG215, the record's job id, provenance and results read through
+properties, SG213's sorted figures made for prose that quotes none, and a
+generator frame a key in the schema's statistics check.
+
+Measured before at the default scale (main 74ce9c5, 2026-12-06 13:00,
 ``--repeat 2``, load average 1.1, helpers stopped): the floor 38.5 us a
 record at 10,000 and 29.9 us at 20,000 (the floor itself moves between the
 two parts); 10,000 records 2.55 s (6.6x), one process 4.27 s (11.1x);

@@ -96,7 +96,7 @@ from ..records.keys import MeasurementKey, blanking
 from ..records.kinds import NOT_MEASURED_STATISTIC, Kind
 from ..records.profile_spread import cpu_operator_profile
 from ..study.rows import Row
-from ..study.timing import batch_words, compute_rows, how_measured, timing_name
+from ..study.timing import batch_words, compute_rows, how_measured, timing_name, timing_signature
 from .base import row_finding
 
 DEFAULT_FACTOR = 1.5
@@ -191,7 +191,7 @@ def _pattern(row: Row) -> tuple:
     return row.kind, row.metric, row.backend, row.mode, how_measured(row), profile_kind(row)
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)  # not frozen: one is made a platform of each configuration, a field set at a time when frozen
 class Cell:
     """One configuration (configuration key, timing signature, kind of
     profile) on one platform: its rows and their median, the figure compared."""
@@ -214,7 +214,10 @@ def configuration_cells(compared: list[Row]) -> dict[tuple, dict[tuple, Cell]]:
     :class:`Cell`, for the compared rows (:func:`compared_rows`), in row order."""
     groups: dict[tuple, dict[tuple, list[Row]]] = {}
     for row in compared:
-        configuration = (row.key.config(), how_measured(row), profile_kind(row))
+        # how_measured and profile_kind, each asked only of the kind it tells apart (the others' are None)
+        kind = row.kind
+        measured = timing_signature(row) if kind == Kind.LATENCY else how_measured(row) if kind == Kind.KERNEL_TIME else None
+        configuration = (row.key.config(), measured, profile_kind(row) if kind == Kind.KERNEL_TIME else None)
         groups.setdefault(configuration, {}).setdefault(_platform(row), []).append(row)
     # one row (nearly every platform): its value is its median, without sorting a list of one
     return {config: {p: Cell(rows, rows[0].value if len(rows) == 1 else median([r.value for r in rows]))
@@ -273,12 +276,14 @@ def _same_gpu_reasons(platforms: dict[tuple, Cell], factor: float) -> dict[tuple
     the slowest platform when it is at least ``factor`` times the fastest."""
     reasons: dict[tuple, list[str]] = {}
     by_gpu: dict[str, list[tuple]] = {}
-    for platform in platforms:
+    medians = {}  # platform -> its median, read once (a key function looked it up twice a platform)
+    for platform, cell in platforms.items():
         by_gpu.setdefault(platform[0], []).append(platform)
+        medians[platform] = cell.median
     for same_gpu in by_gpu.values():
-        high = max(same_gpu, key=lambda p: platforms[p].median)
-        low = min(same_gpu, key=lambda p: platforms[p].median)
-        ratio = platforms[high].median / platforms[low].median
+        high = max(same_gpu, key=medians.__getitem__)
+        low = min(same_gpu, key=medians.__getitem__)
+        ratio = medians[high] / medians[low]
         if ratio >= factor:
             reasons.setdefault(high, []).append(
                 f"is {format_number(ratio, 2)}x the lowest version on this GPU ({platforms[low].text})")

@@ -94,7 +94,7 @@ def _cpu_hint(record) -> str:
 
 def _is_version(value) -> bool:
     """A version names a number (``unknown`` does not)."""
-    return any(character.isdigit() for character in str(value))
+    return any(map(str.isdigit, str(value)))  # each character's test, in C
 
 
 def timed_on_cpu(record) -> bool:

@@ -86,14 +86,15 @@ def quoted_unstable(study, readme: str | None) -> list[Finding]:
     README (``readme``, as render makes it now) does not print: a field the
     template leaves out publishes nothing."""
     quoted = quotations(study.spec)
-    # every figure in ms (a kernel group's time too): a quote that a stable one gives may be of that one
-    timings = [row for row in study.rows if row.unit == "ms" and row.value is not None]
-    near = NearValues((float(row.value), index) for index, row in enumerate(timings))
-    findings, texts = [], None
+    findings, texts, timings, near = [], None, [], None
     for path, start, number, unit, sentence in quoted:
         rows_unit, factor = quoted_unit(number, unit)
         if rows_unit != "ms" or (readme is not None and number not in readme):
             continue
+        if near is None:  # made for the first quote in ms the README prints: a study quoting none sorts no figure
+            # every figure in ms (a kernel group's time too): a quote that a stable one gives may be of that one
+            timings = [row for row in study.rows if row.unit == "ms" and row.value is not None]
+            near = NearValues((float(row.value), index) for index, row in enumerate(timings))
         giving = [row for row in map(timings.__getitem__, near.near(number, factor))
                   if number in printed_as(float(row.value) * factor, decimals_of(number))]
         named = [row for row in giving if names_in(sentence, row_names(study, row))]

@@ -120,7 +120,7 @@ def measured_models(study, timing: bool = False) -> set[str] | None:
     timing on a GPU cannot be a record's that times nothing. Case (a new user's trial, session 28): a
     hand-written record of agreement figures computed on a CPU, stating no GPU, silenced every GPU of the
     study's prose ("The int8 engine takes 0.21 ms at batch 1 on an A100." passed beside four GPU records)."""
-    found: set[str] = set()
+    gpus: set[str] = set()  # a study's records name a few GPUs: each one's words are made once, not once a record
     for record in study.records:
         gpu = record.provenance.get("gpu")
         if not gpu:
@@ -129,8 +129,8 @@ def measured_models(study, timing: bool = False) -> set[str] | None:
             if timing and not any(result.get("kind") in _TIMED_KINDS for result in record.data.get("results") or ()):
                 continue
             return None
-        found |= model_words(gpu)
-    return found
+        gpus.add(gpu)
+    return set().union(*map(model_words, gpus))
 
 
 # The result kinds that time something on a machine: a record stating no GPU that holds one may be the GPU's a

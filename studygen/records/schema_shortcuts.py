@@ -250,8 +250,8 @@ def _key_tests(schema, value: str, names: _Names) -> list[str] | None:
         return []
     if not isinstance(schema, dict) or set(schema) - _ANNOTATIONS != {"pattern"} or schema["pattern"] not in names.patterns:
         return None
-    local = names.fresh()
-    return [f"all(REGEX_PATTERNS[{schema['pattern']!r}].search({local}) for {local} in {value})"]
+    # the pattern's search mapped over the keys in C: a generator's frame per key cost a fifth of a latency's check
+    return [f"all(map(REGEX_PATTERNS[{schema['pattern']!r}].search, {value}))"]
 
 
 def _named_at_first_use(test: str, local: str, taken: str) -> str:

@@ -25,4 +25,7 @@ def is_host_clock_timer(timer) -> bool:
     """Whether a record's ``method.timer`` names the host's clock
     (:data:`HOST_CLOCK_TIMERS`: ``perf-counter``, ``time.perf_counter``,
     ``host clock``, ``wall-clock``), the timer of a run on the CPU."""
-    return "".join(ch for ch in str(timer or "").lower() if ch.isalnum()) in HOST_CLOCK_TIMERS
+    lowered = str(timer or "").lower()
+    if not lowered.isalnum():  # as is_cuda_event_timer: a name of letters and digits alone has nothing to drop
+        lowered = "".join(ch for ch in lowered if ch.isalnum())
+    return lowered in HOST_CLOCK_TIMERS

@@ -124,7 +124,8 @@ def reported_by_several_jobs(rows) -> dict[tuple, list[Row]]:
 def _signature_of(row: Row) -> tuple:
     method = row.result.get("method") or {}
     major = _trt_major(row) if row.backend == "tensorrt" else None
-    without_gpu = is_host_clock_timer(method.get("timer")) and measured_without_gpu(row.record.provenance)
+    # the record first: nearly every one names a GPU, and then the timer's name need not be read
+    without_gpu = measured_without_gpu(row.record.provenance) and is_host_clock_timer(method.get("timer"))
     flags = []
     for name, trt11, trt10 in TRT_DEFAULTS:
         value = method.get(name)
@@ -159,9 +160,16 @@ def run_of(row: Row) -> tuple:
     timing (backend, mode, CUDA graphs, data transfers, spin-wait, host
     waits). trtexec's GPU compute time and host latency of one engine at one
     shape and batch are one run; the same engine timed with CUDA graphs in
-    another invocation of the job is another."""
-    signature = timing_signature(row)
-    return row.job_id, _without_timing(row.key), signature[:2] + signature[3:]
+    another invocation of the job is another.
+
+    Made once a row (kept in :attr:`Row.run`): the checks' compute timings,
+    render's shown timings and SG215's FP8 runs each ask it of every latency
+    row, and a key made anew was a third of picking each run's timing."""
+    if row.run is None:
+        signature = timing_signature(row)
+        # a memo on the frozen row, set once
+        object.__setattr__(row, "run", (row.job_id, _without_timing(row.key), signature[:2] + signature[3:]))
+    return row.run
 
 
 def compute_rows(rows) -> list[Row]:
@@ -202,20 +210,20 @@ def _first_timing_of_each_run(latency: list[Row], order: tuple[str, ...]) -> lis
     no table names says no more than one whose source does not say."""
     rank = {timing: place for place, timing in enumerate(order)}
     last = rank["unspecified"]
-    runs = [row.run if row.run is not None else _run_remembered(row) for row in latency]
-    best: dict[tuple, int] = {}
-    for row, run in zip(latency, runs):
-        best[run] = min(best.get(run, len(order)), rank.get(row.metric, last))
-    return [row for row, run in zip(latency, runs) if rank.get(row.metric, last) == best[run]]
-
-
-def _run_remembered(row: Row) -> tuple:
-    """:func:`run_of` of ``row``, kept on the row: a key made anew was a third
-    of :func:`_first_timing_of_each_run`'s time, and the checks' compute
-    timings and render's shown timings each ask it of every latency row."""
-    run = run_of(row)
-    object.__setattr__(row, "run", run)  # a memo on the frozen row, set once
-    return run
+    # run -> [its best rank so far], one list a run shared by its rows: a run key (job, measurement key, method)
+    # is hashed once a row, where a dict of ranks hashed it three times (get, set, and the pick below)
+    best: dict[tuple, list[int]] = {}
+    ranked = []  # (row, its rank, its run's best)
+    for row in latency:
+        run = row.run if row.run is not None else run_of(row)
+        place = rank.get(row.metric, last)
+        run_best = best.get(run)
+        if run_best is None:
+            run_best = best[run] = [place]
+        elif place < run_best[0]:
+            run_best[0] = place
+        ranked.append((row, place, run_best))
+    return [row for row, place, run_best in ranked if place == run_best[0]]
 
 
 def timing_words(row: Row) -> str:

@@ -102,7 +102,7 @@ def test_grouping_rows_blanks_keys_without_replace(monkeypatch):
     key = MeasurementKey("f", "0123456", "fp8", "r", "latency", "gpu_compute", "median", None, "64x64", 1, "tensorrt",
                          "engine", "NVIDIA L4", "tensorrt=10.8", None)
     row = types.SimpleNamespace(key=key, job_id="j", kind="latency", signature=("tensorrt", "engine", "gpu_compute",
-                                                                               False, True, False, None))
+                                                                               False, True, False, None), run=None)
     monkeypatch.setattr(MeasurementKey, "_replace", refused)
     assert timing.run_of(row)[1] == ("f", "0123456", "fp8", "r", "latency", None, None, None, "64x64", 1, "tensorrt",
                                      "engine", "NVIDIA L4", "tensorrt=10.8", None)

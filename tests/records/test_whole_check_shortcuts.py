@@ -43,7 +43,7 @@ def test_the_expressions_of_the_keywords_of_whole_checks():
     assert shortcut({"type": "object", "oneOf": [{"required": ["a"]}, {"required": ["b", "c"]}]}, {}, "v", names) == \
         "type(v) is dict and ('a' in v) + ('b' in v and 'c' in v) == 1"
     assert shortcut({"type": "object", "propertyNames": {"pattern": NAME}}, {}, "v", _Names({NAME})) == \
-        "type(v) is dict and all(REGEX_PATTERNS['^[a-z]+$'].search(shortcut__1) for shortcut__1 in v)"
+        "type(v) is dict and all(map(REGEX_PATTERNS['^[a-z]+$'].search, v))"
     # an optional property it cannot judge (a oneOf of other branches): true only without it
     assert shortcut({"type": "object", "properties": {"a": {"oneOf": [{"type": "string"}, {"minimum": 1}]},
                                                       "b": {"type": "integer"}}}, {}, "v", _Names()) == \
