@@ -1,0 +1,112 @@
+"""Approximate figures read with a margin (studygen.lint.approximate).
+
+"~2.3x", "about 3x", "roughly 40%" were skipped by SG103's ratio between two named rows and by SG101's
+single-figure claims, so a grossly wrong estimate passed. They are now false only when every value the table
+gives lies outside the printed interval divided and multiplied by 1.6. Figures of our own: a latency table whose
+rows are 1.25x, 1.6x and 2x apart, and a speedup column whose largest row is 1.72x."""
+
+from __future__ import annotations
+
+import pytest
+
+from studygen.lint import lint_text
+from studygen.lint.approximate import MARGIN, far_from, widened
+from studygen.lint.figures import figures_of
+from studygen.lint.rounding import Interval
+
+_ROWS = """# Latency
+
+| Precision | Latency (ms) |
+| --- | ---: |
+| fp32 | 48.0 |
+| fp16 | 24.0 |
+| int8 | 19.2 |
+| int4 | 30.0 |
+
+"""
+
+
+def _findings(document: str, code: str) -> list[tuple[int, str]]:
+    return [(f.line, f.message) for f in lint_text(document, "x.md") if f.code == code]
+
+
+def test_the_margin_widens_the_printed_interval_both_ways():
+    (figure,) = figures_of("2.3x")
+    assert MARGIN == 1.6
+    assert widened(figure) == pytest.approx(Interval(2.25 / 1.6, 2.35 * 1.6))
+    assert far_from(figure, [Interval(1.30, 1.36)])  # 1.36 < 1.406
+    assert not far_from(figure, [Interval(1.30, 1.41)])  # 1.41 reaches 2.25 / 1.6 = 1.40625
+    assert not far_from(figure, [Interval(3.70, 3.80)])  # 3.70 < 2.35 * 1.6 = 3.76
+    assert far_from(figure, [Interval(3.77, 3.90), Interval(0.25, 0.27)])
+    assert not far_from(figure, [])  # nothing read, nothing false
+
+
+@pytest.mark.parametrize("sentence, figure", [
+    # fp32 / fp16 = 2.0x: 4.5x is 2.25 times off
+    ("fp16 is ~4.5x faster than fp32 in latency.", "4.5x"),
+    ("fp16 is about 4.5x faster than fp32 in latency.", "4.5x"),
+    # int8 against fp16 is 1.25x either way round: "roughly 2.4x" lies outside 2.35 / 1.6 = 1.47
+    ("int8 has roughly 2.4x lower latency than fp16.", "2.4x"),
+    ("The latency of int4 is nearly 3x that of fp16.", "3x"),  # 30.0 / 24.0 = 1.25x
+])
+def test_a_far_approximate_row_ratio_is_reported(sentence, figure):
+    found = _findings(_ROWS + sentence + "\n", "SG103")
+    assert len(found) == 1
+    line, message = found[0]
+    assert line == 10
+    assert message.startswith(f"approximate {figure} between ")
+    assert "within 1.6 times of its printed digits" in message
+
+
+@pytest.mark.parametrize("sentence", [
+    "fp16 is ~2x faster than fp32 in latency.",  # 2.0x exactly
+    "fp16 is about 3x faster than fp32 in latency.",  # 2.0x: 2.5 / 1.6 = 1.56 reaches it
+    "int8 has roughly 1.5x lower latency than fp16.",  # 1.25x: 1.45 / 1.6 = 0.91
+    "fp16 is ~3x faster than fp32 in latency.",
+    "fp16 is over 6x faster than fp32 in latency.",
+])
+def test_a_near_approximate_row_ratio_or_a_bound_is_not_reported(sentence):
+    assert _findings(_ROWS + sentence + "\n", "SG103") == []
+
+
+_SPEEDUPS = """# Kernels
+
+| Kernel | Speedup |
+| --- | ---: |
+| gemm | 1.72x |
+| softmax | 1.30x |
+| layernorm | 1.08x |
+
+"""
+
+
+@pytest.mark.parametrize("sentence", [
+    "Fusion gives a ~3x speedup on these kernels.",  # 2.5 / 1.6 = 1.5625: the 1.72x row reaches it
+    "The fused kernels run about 2.7x faster.",  # 2.65 / 1.6 = 1.66
+    "Fusion gives roughly a 2x speedup.",
+])
+def test_an_approximate_claim_within_the_margin_of_the_largest_row_is_not_reported(sentence):
+    assert _findings(_SPEEDUPS + sentence + "\n", "SG101") == []
+
+
+@pytest.mark.parametrize("sentence, claim", [
+    ("Fusion gives a ~4x speedup on these kernels.", "~4x speedup"),  # 3.5 / 1.6 = 2.19 > 1.725
+    ("The fused kernels run about 5x faster.", "about 5x faster"),
+    ("With fusion every kernel is roughly 3.5x faster.", "roughly 3.5x faster"),  # 3.45 / 1.6 = 2.16
+])
+def test_an_approximate_claim_far_above_every_row_is_reported(sentence, claim):
+    found = _findings(_SPEEDUPS + sentence + "\n", "SG101")
+    assert len(found) == 1
+    line, message = found[0]
+    assert line == 9
+    assert message.startswith(f"'{claim}' exceeds every row of 'Speedup' in the table at line 3 (3 rows, largest 1.72x)")
+    assert message.endswith("an approximate figure is read within 1.6 times of its printed digits")
+
+
+@pytest.mark.parametrize("sentence", [
+    # the sentence prints the operands the estimate comes from: the inline pair check reads it
+    "Throughput went from 210 to 830 tokens/s, a ~4x speedup.",
+    "Fusion gives a ~4x speedup over the eager loop on 2 GPUs and 8 nodes.",
+])
+def test_an_approximate_claim_beside_its_own_operands_is_not_read(sentence):
+    assert _findings(_SPEEDUPS + sentence + "\n", "SG101") == []
