@@ -99,3 +99,19 @@ def test_a_configuration_column_of_suffixed_cells_stays_labels(header, cells):
     table = document.tables[0]
     assert table.label_columns == [0]
     assert [s.column for s in table.series] == [1]
+
+
+def test_a_bound_over_suffixed_cells_prints_whole_differences():
+    # decimals -1 once stopped lint with "Format specifier missing precision" on the difference's format
+    document = ("| Engine | Throughput (tokens/s) |\n| --- | ---: |\n| alpha | 2.48K |\n| beta | 2.60K |\n"
+                "| gamma | 3.10K |\n\nAll engines stay within 50 tokens/s of alpha.\n")
+    (found,) = [f for f in lint_text(document, "x.md") if f.code == "SG101"]
+    assert "'beta' (2.60K tokens/s against 2.48K tokens/s: 120 tokens/s)" in found.message
+    assert "'gamma' (3.10K tokens/s against 2.48K tokens/s: 620 tokens/s)" in found.message
+
+
+def test_a_sum_of_suffixed_parts_prints_whole_units():
+    from studygen.lint.stated_sums import _printed
+
+    assert _printed(5080.0, [suffixed_figure("2.48K"), suffixed_figure("2.60K")]) == "5080"
+    assert _printed(5.25, [suffixed_figure("2.48K"), suffixed_figure("2.60K")._replace(decimals=2)]) == "5.25"
