@@ -39,7 +39,6 @@ import re
 from bisect import bisect_left
 from dataclasses import dataclass
 
-from ..numbers import format_number
 from ..patterns import lazy_compile
 from .approximate import APPROXIMATE_BEFORE_RE, MARGIN, widened
 from .document import Block, Document, Sentence, Series
@@ -114,7 +113,7 @@ def claims_of(sentence: Sentence) -> list[Claim]:
         # "~3x faster", "about 40% less": read against the margin of studygen.lint.approximate
         approximate = APPROXIMATE_BEFORE_RE.search(text, window, figure.start)
         if (_NOT_A_CLAIM_RE.search(text, window, figure.start) and approximate is None) or \
-                _FLOOR_RE.search(text, window, figure.start) or (approximate is not None and figure.value <= 0):
+                _FLOOR_RE.search(text, window, figure.start):
             continue
         if approximate is not None and _stated_operands(sentence) >= 2:
             continue  # "from 36.75 up to 117.38, a ~3.19x speedup": its own figures give it (the pair check's)
@@ -321,7 +320,7 @@ def claim_finding(sentence: Sentence, claim: Claim, scope: Scope) -> tuple[int, 
     where = parts[0] if len(scope.columns) == 1 else "every column that states it: " + "; ".join(parts)
     message = f"'{claim.text}' exceeds every row of {where} ({scope.rows} rows, largest {shown})"
     if claim.approximate:
-        message += f"; an approximate figure is read within {format_number(MARGIN, 1)} times of its printed digits"
+        message += f"; an approximate figure is read within {MARGIN} times of its printed digits"
     hint = f"state what the tables measure (at most {shown}), or name the measurement the claim comes from"
     return sentence.line_at(claim.figure.start), message, hint
 

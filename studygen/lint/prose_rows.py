@@ -305,7 +305,7 @@ def _approximate_finding(sentence: Sentence, figure: Figure, reading: tuple[Seri
     return (sentence.line_at(figure.start),
             f"approximate {with_unit(figure.text, figure.unit)} between {names[0]} and {names[1]} is far from what "
             f"'{series.header}' of the table at line {series.table.line} gives: {ratios} (an approximate ratio is "
-            f"read within {format_number(MARGIN, 1)} times of its printed digits)", HINT)
+            f"read within {MARGIN} times of its printed digits)", HINT)
 
 
 def row_ratio_findings(document: Document) -> list[tuple[int, str, str]]:
@@ -343,12 +343,12 @@ def row_ratio_findings(document: Document) -> list[tuple[int, str, str]]:
                 if within > (start <= figure.start < operands_end):
                     continue  # other figures: the clause states its operands (the pair check's to read)
                 window = max(start, figure.start - HEDGE_WINDOW)
-                hedged = HEDGED_BEFORE_RE.search(text, window, figure.start) or \
-                    HEDGED_AFTER_RE.match(text[figure.end:end]) or SUM_RE.search(text, start, end)
+                blocked = HEDGED_AFTER_RE.match(text[figure.end:end]) or SUM_RE.search(text, start, end)
+                hedged = HEDGED_BEFORE_RE.search(text, window, figure.start)
                 # "~2.3x", "about 3x": read within a margin (studygen.lint.approximate); bounds and denials never
-                approximate = hedged and figure.unit == "x" and APPROXIMATE_BEFORE_RE.search(text, window, figure.start) \
-                    and not HEDGED_AFTER_RE.match(text[figure.end:end]) and not SUM_RE.search(text, start, end)
-                if hedged and not approximate:
+                approximate = hedged and not blocked and figure.unit == "x" and \
+                    APPROXIMATE_BEFORE_RE.search(text, window, figure.start)
+                if (hedged or blocked) and not approximate:
                     continue
                 if tables is None:
                     tables = _tables(document, sentence, start, end)

@@ -110,3 +110,67 @@ def test_an_approximate_claim_far_above_every_row_is_reported(sentence, claim):
 ])
 def test_an_approximate_claim_beside_its_own_operands_is_not_read(sentence):
     assert _findings(_SPEEDUPS + sentence + "\n", "SG101") == []
+
+
+def test_the_row_ratio_finding_shows_both_orders_and_sits_on_the_figure_line():
+    document = _ROWS + "Quantizing pays off.\nfp16 is ~4.5x faster than fp32 in latency.\n"
+    assert _findings(document, "SG103") == [(11, (
+        "approximate 4.5x between row 'fp16' and row 'fp32' is far from what 'Latency (ms)' of the table at line 3 "
+        "gives: 24.0 / 48.0 = 0.50x or 48.0 / 24.0 = 2.00x (an approximate ratio is read within 1.6 times of its "
+        "printed digits)"))]
+
+
+def test_each_approximate_ratio_of_a_sentence_is_read_in_its_own_clause():
+    # the first clause names int4 and fp32 too: a clause reaching the sentence's start or end names four rows
+    document = _ROWS + ("The int4 row trails fp32. Then fp16 is ~4.5x faster than fp32 in latency, and int8 is ~2.4x faster "
+                        "than fp16. The int4 row lags.\n")
+    assert sorted(message.split(" is far")[0] for _, message in _findings(document, "SG103")) == [
+        "approximate 2.4x between row 'int8' and row 'fp16'", "approximate 4.5x between row 'fp16' and row 'fp32'"]
+
+
+_TWO_COLUMNS = """# Footprint
+
+| Precision | Latency (ms) | Memory (GB) |
+| --- | ---: | ---: |
+| fp32 | 48.0 | 16.0 |
+| fp16 | 24.0 | 8.0 |
+| bf16 | | 8.1 |
+
+"""
+
+
+def test_the_column_may_be_named_before_the_clause():
+    # "In memory" names the column; 16.0 / 8.0 = 2.0x, so ~5x (4.5 / 1.6 = 2.81) is far
+    (found,) = _findings(_TWO_COLUMNS + "In memory, fp32 takes ~5x the space of fp16.\n", "SG103")
+    assert "'Memory (GB)' of the table at line 3 gives: 16.0 / 8.0 = 2.00x or 8.0 / 16.0 = 0.50x" in found[1]
+    assert _findings(_TWO_COLUMNS + "In memory, fp32 takes ~2x the space of fp16.\n", "SG103") == []
+
+
+def test_an_empty_cell_gives_no_reading():
+    assert _findings(_TWO_COLUMNS + "bf16 is ~9x faster than fp32 in latency.\n", "SG103") == []
+
+
+def test_a_printed_ratio_column_gives_a_reading_too():
+    table = ("| Precision | Latency (ms) | Speedup |\n| --- | ---: | ---: |\n| fp32 | 48.0 | 1.00x |\n"
+             "| fp16 | 24.0 | 3.50x |\n\n")
+    # latency gives 2.0x, far from ~5x (4.5 / 1.6 = 2.81); the printed 3.50x over 1.00x reaches it
+    assert _findings(table + "fp16 is ~5x faster than fp32 in latency.\n", "SG103") == []
+    assert len(_findings(table + "fp16 is ~7x faster than fp32 in latency.\n", "SG103")) == 1  # 6.5 / 1.6 = 4.06
+
+
+@pytest.mark.parametrize("sentence, claim", [
+    ("Fusion is close to 4x faster.", "close to 4x faster"),
+    ("Fusion is approx. 4x faster.", "approx. 4x faster"),
+    ("Fusion is ≈4x faster.", "≈4x faster"),
+])
+def test_the_claim_quotes_its_word_of_approximation(sentence, claim):
+    ((_, message),) = _findings(_SPEEDUPS + sentence + "\n", "SG101")
+    assert message.startswith(f"'{claim}' exceeds every row")
+
+
+def test_one_other_figure_does_not_stop_an_approximate_claim_and_a_plain_one_after_is_read():
+    (found,) = _findings(_SPEEDUPS + "On 8 GPUs fusion gives a ~4x speedup.\n", "SG101")
+    assert found[1].startswith("'~4x speedup' exceeds")
+    found = _findings(_SPEEDUPS + "Throughput went from 210 to 830 tokens/s, a ~4x speedup, and the kernels run 5x faster.\n",
+                      "SG101")
+    assert [message.split(" exceeds")[0] for _, message in found] == ["'5x faster'"]

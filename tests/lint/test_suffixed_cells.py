@@ -11,7 +11,7 @@ import pytest
 
 from studygen.lint import lint_text
 from studygen.lint.parse import parse_document
-from studygen.lint.suffixed_figures import reads_suffixes, suffixed_figure
+from studygen.lint.suffixed_figures import reads_suffixes, suffixed_cell, suffixed_figure
 
 
 @pytest.mark.parametrize("text, value, decimals, unit", [
@@ -27,6 +27,13 @@ def test_a_suffixed_cell_reads_as_its_value_at_its_printed_resolution(text, valu
     figure = suffixed_figure(text)
     assert (figure.value, figure.decimals, figure.unit) == (value, decimals, unit)
     assert figure.half_step == 0.5 * 10 ** -decimals
+    assert (figure.text, figure.start, figure.end) == (text.strip(), 0, len(text.strip()))
+
+
+def test_a_cell_is_its_suffixed_figure_or_none():
+    assert suffixed_cell("3.07M") == (suffixed_figure("3.07M"),)
+    assert suffixed_cell("n/a") is None
+    assert suffixed_cell("70B") is None
 
 
 @pytest.mark.parametrize("text", ["7B", "1.5m", "~2.4K", "2.4K-3.1K", "K80", "4K context", "-3K", "2.4KB"])
