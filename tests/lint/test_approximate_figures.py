@@ -134,7 +134,7 @@ _TWO_COLUMNS = """# Footprint
 | --- | ---: | ---: |
 | fp32 | 48.0 | 16.0 |
 | fp16 | 24.0 | 8.0 |
-| bf16 | | 8.1 |
+| int2 | | 8.1 |
 
 """
 
@@ -147,7 +147,8 @@ def test_the_column_may_be_named_before_the_clause():
 
 
 def test_an_empty_cell_gives_no_reading():
-    assert _findings(_TWO_COLUMNS + "bf16 is ~9x faster than fp32 in latency.\n", "SG103") == []
+    assert _findings(_TWO_COLUMNS + "int2 is ~9x faster than fp32 in latency.\n", "SG103") == []
+    assert _findings(_TWO_COLUMNS + "fp32 is ~9x faster than int2 in latency.\n", "SG103") == []
 
 
 def test_a_printed_ratio_column_gives_a_reading_too():
@@ -156,6 +157,18 @@ def test_a_printed_ratio_column_gives_a_reading_too():
     # latency gives 2.0x, far from ~5x (4.5 / 1.6 = 2.81); the printed 3.50x over 1.00x reaches it
     assert _findings(table + "fp16 is ~5x faster than fp32 in latency.\n", "SG103") == []
     assert len(_findings(table + "fp16 is ~7x faster than fp32 in latency.\n", "SG103")) == 1  # 6.5 / 1.6 = 4.06
+    # a printed ratio cell left empty gives nothing: the latency rows alone make ~5x far
+    blank = table.replace("| 3.50x |", "| |")
+    assert len(_findings(blank + "fp16 is ~5x faster than fp32 in latency.\n", "SG103")) == 1
+
+
+@pytest.mark.parametrize("sentence, found", [
+    ("fp16 is ~4.5x or more faster than fp32 in latency.", 0),  # a floor after the figure
+    ("fp16 runs ~4.5x faster than fp32 in latency combined.", 0),  # a sum, not a ratio
+    ("fp16 is ~4.5x faster than fp32 in latency, with both combined on one card.", 1),  # the sum word is the next clause's
+])
+def test_words_after_an_approximate_ratio_that_make_it_no_ratio(sentence, found):
+    assert len(_findings(_ROWS + sentence + "\n", "SG103")) == found
 
 
 @pytest.mark.parametrize("sentence, claim", [
