@@ -290,8 +290,7 @@ def _approximate_reading(table: Table, text: str, start: int, end: int, figure: 
     if series is None:
         return None
     a, b = operand_cell(series, rows[0]), operand_cell(series, rows[1])
-    if a is None or b is None:
-        return None
+    # an empty cell (measured or printed ratio) gives no reading; none at all is no finding (far_from)
     pairs = [(a, b)] + [(p.values[rows[0]], p.values[rows[1]]) for p in _printed_ratios(table, series)]
     readings = [computed("ratio", x, y) for p, q in pairs if p is not None and q is not None for x, y in ((p, q), (q, p))]
     return (series, rows[0], rows[1]), far_from(figure, [r for r in readings if r is not None])

@@ -64,6 +64,7 @@ def test_a_far_approximate_row_ratio_is_reported(sentence, figure):
     "int8 has roughly 1.5x lower latency than fp16.",  # 1.25x: 1.45 / 1.6 = 0.91
     "fp16 is ~3x faster than fp32 in latency.",
     "fp16 is over 6x faster than fp32 in latency.",
+    "The new build is ~4.5x faster than the old one in latency.",  # no two rows named
 ])
 def test_a_near_approximate_row_ratio_or_a_bound_is_not_reported(sentence):
     assert _findings(_ROWS + sentence + "\n", "SG103") == []
@@ -187,3 +188,8 @@ def test_one_other_figure_does_not_stop_an_approximate_claim_and_a_plain_one_aft
     found = _findings(_SPEEDUPS + "Throughput went from 210 to 830 tokens/s, a ~4x speedup, and the kernels run 5x faster.\n",
                       "SG101")
     assert [message.split(" exceeds")[0] for _, message in found] == ["'5x faster'"]
+
+
+def test_a_claim_after_a_bound_in_the_same_sentence_is_still_read():
+    found = _findings(_SPEEDUPS + "Each kernel is at most 1.5x faster alone, and about 4x faster when fused.\n", "SG101")
+    assert [message.split(" exceeds")[0] for _, message in found] == ["'about 4x faster'"]
