@@ -193,3 +193,12 @@ def test_one_other_figure_does_not_stop_an_approximate_claim_and_a_plain_one_aft
 def test_a_claim_after_a_bound_in_the_same_sentence_is_still_read():
     found = _findings(_SPEEDUPS + "Each kernel is at most 1.5x faster alone, and about 4x faster when fused.\n", "SG101")
     assert [message.split(" exceeds")[0] for _, message in found] == ["'about 4x faster'"]
+
+
+@pytest.mark.parametrize("sentence, found", [
+    ("The patch makes decoding roughly 12% faster.", 1),  # 11.5 / 1.6 = 7.19 above the 4.8% row
+    ("The patch makes decoding about 7% faster.", 0),  # 6.5 / 1.6 = 4.06 is reached
+])
+def test_an_approximate_percent_claim_is_read_with_the_same_margin(sentence, found):
+    table = "| Model | decode |\n|---|---|\n| small | 3.1% faster |\n| large | 4.8% faster |\n\n"
+    assert len(_findings(table + sentence + "\n", "SG101")) == found
