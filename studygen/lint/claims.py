@@ -19,8 +19,11 @@ more than the printed digits of both allow (``5x`` stands for 4.5 to 5.5);
 the finding states the scope it was read against: each column and the line
 of its table, how many rows, and the largest. A bound is a claim about the
 largest row as well: "up to 3x" and "as much as 3x" are overstated the same
-way. Not reported: an estimate ("~3x", "about 40%", "nearly 2x", which the
-reader takes as approximate), a floor ("over 2x", "at least 2x": a run the
+way. An estimate ("~3x", "about 40%", "nearly 2x") is read with the margin of
+:mod:`studygen.lint.approximate`: overstated only when every row lies below its
+printed interval divided by that margin (``~4x`` over rows of at most 2.1x),
+and not read when its sentence prints two other figures, the operands it may
+come from ("went from 36.75 to 117.38, a ~3.19x speedup"). Not reported: a floor ("over 2x", "at least 2x": a run the
 tables do not show may have passed it), a bound from above ("at most 2x",
 "under 10%"), an average ("on average 2x"), a claim below every row, a figure the sentence denies ("not 5x faster"), a column
 whose cells print lower bounds (">75%": the claim may be what it reached), and a claim whose figure follows a
@@ -37,6 +40,7 @@ from bisect import bisect_left
 from dataclasses import dataclass
 
 from ..patterns import lazy_compile
+from .approximate import APPROXIMATE_BEFORE_RE, MARGIN, widened
 from .document import Block, Document, Sentence, Series
 from .figures import Figure, with_unit
 from .named_references import claim_reference, other_reference
@@ -81,13 +85,15 @@ class Claim:
     direction: str  # the direction word, lower case ("faster")
     quantity: str  # the word after the direction ("memory"), "" when none names one
     bound: str = ""
+    approximate: str = ""  # the word of approximation before the figure ("~", "about"), read with a margin
 
     @property
     def text(self) -> str:
         """The claim as a finding quotes it: ``up to 3x faster``."""
         figure = self.figure
         number = f"{figure.text}{figure.unit}" if figure.unit in _RATIO_CLAIM_UNITS else figure.text
-        return f"{self.bound + ' ' if self.bound else ''}{number} {self.direction}"
+        hedge = self.approximate + ("" if self.approximate in ("~", "≈") else " ") if self.approximate else ""
+        return f"{self.bound + ' ' if self.bound else ''}{hedge}{number} {self.direction}"
 
 
 def claims_of(sentence: Sentence) -> list[Claim]:
@@ -104,14 +110,26 @@ def claims_of(sentence: Sentence) -> list[Claim]:
         if match is None:
             continue
         window = max(sentence.start, figure.start - _HEDGE_WINDOW)
-        if _NOT_A_CLAIM_RE.search(text, window, figure.start) or _FLOOR_RE.search(text, window, figure.start):
+        # "~3x faster", "about 40% less": read against the margin of studygen.lint.approximate
+        approximate = APPROXIMATE_BEFORE_RE.search(text, window, figure.start)
+        if (_NOT_A_CLAIM_RE.search(text, window, figure.start) and approximate is None) or \
+                _FLOOR_RE.search(text, window, figure.start):
             continue
+        if approximate is not None and _stated_operands(sentence) >= 2:
+            continue  # "from 36.75 up to 117.38, a ~3.19x speedup": its own figures give it (the pair check's)
         bound = LARGEST_BOUND_RE.search(text, window, figure.start)
         following = (match.group(2) or "").lower()
         quantity = "" if following in STOPWORDS or following in _CONTENT_SKIP else following
         direction = match.group(1).lower()
-        found.append(Claim(figure, direction, quantity, " ".join(bound.group(0).split()).lower() if bound else ""))
+        found.append(Claim(figure, direction, quantity, " ".join(bound.group(0).split()).lower() if bound else "",
+                           " ".join(approximate.group(0).split()).lower() if approximate else ""))
     return found
+
+
+def _stated_operands(sentence: Sentence) -> int:
+    """How many figures of ``sentence`` are neither ratios nor percentages:
+    two may be the operands an approximate ratio of the sentence comes from."""
+    return sum(1 for t in sentence.tokens if t.figure is not None and t.figure.unit not in _RATIO_CLAIM_UNITS)
 
 
 def cell_direction(cell: str, figure: Figure) -> str:
@@ -239,7 +257,7 @@ def overstated(document: Document, block: Block, sentence: Sentence, claim: Clai
     first; None when no column states it or one holds a row it does not
     exceed."""
     figure = claim.figure
-    low_edge = figure.value - figure.half_step
+    low_edge = widened(figure).lo if claim.approximate else figure.value - figure.half_step
     columns = []
     stating = backing(document, claim, block.order)
     if stating and untabled_subject(document, sentence, claim) is not None:
@@ -301,6 +319,8 @@ def claim_finding(sentence: Sentence, claim: Claim, scope: Scope) -> tuple[int, 
         parts.append(f"{named} in the table at line {table.line}{under}")
     where = parts[0] if len(scope.columns) == 1 else "every column that states it: " + "; ".join(parts)
     message = f"'{claim.text}' exceeds every row of {where} ({scope.rows} rows, largest {shown})"
+    if claim.approximate:
+        message += f"; an approximate figure is read within {MARGIN} times of its printed digits"
     hint = f"state what the tables measure (at most {shown}), or name the measurement the claim comes from"
     return sentence.line_at(claim.figure.start), message, hint
 

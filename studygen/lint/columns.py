@@ -37,6 +37,7 @@ from .document import Document, Row, Series, Table, is_empty_cell
 from .label_headers import LONG_LABEL_HEADER_RE, is_label_header, is_text_header, names_a_quantity
 from .figures import RATIO_UNITS, UNITS, Figure, is_count_share, statistics_in, tokenize
 from .restriction import is_single_token, names_scope
+from .suffixed_figures import reads_suffixes, suffixed_cell as _suffixed
 from .table_model import precedes_derived
 from .text import PARTING_SLASH, STOPWORDS, UNIT_WORDS, cached_keywords, label_tokens, normalize, ratio_header, stem
 
@@ -239,6 +240,8 @@ def type_columns(table: Table, scopes: frozenset[tuple[str, ...]] = frozenset())
         unit = header_unit(header)
         texts = columns[column]
         cells = list(map(_parsed_cell, texts))
+        if reads_suffixes(header, unit):  # "1.52K" under "Tokens/sec" is a figure, "4K" under "Context" a label
+            cells = [(_suffixed(text), True) if cell[0] is None and cell[1] else cell for cell, text in zip(cells, texts)]
         nonempty = len(cells) - cells.count(_EMPTY)
         if nonempty == 0:
             continue

@@ -28,7 +28,10 @@ table by their labels, not the figures. When the clause holds
   words before the clause name by its header ("In fp32, Conv takes 3.1x the
   time of norm": the clause starts after the comma);
 
-the figure is recomputed both ways round: ``a / b`` and ``b / a`` for a
+the figure is recomputed both ways round (a ratio in ``x`` hedged only by a
+word of approximation, "~2.3x", "about 3x", is read as well, and is false only
+when neither order of the two cells, nor of a printed ratio column's, comes
+within the margin of :mod:`studygen.lint.approximate` of it): ``a / b`` and ``b / a`` for a
 ratio, ``(a - b) / a``, ``(a - b) / b`` and ``a / b`` in either order and
 either sign for a percentage. Only when none fits to the printed digits
 (truncation allowed, :func:`studygen.lint.derived.fits`) is it reported. A
@@ -60,14 +63,16 @@ import bisect
 import re
 from dataclasses import dataclass
 
+from ..numbers import format_number
 from ..patterns import lazy_compile
+from .approximate import APPROXIMATE_BEFORE_RE, MARGIN, far_from
 from .derived import derivation, fits, formulas_for, points_difference
 from .document import Document, Sentence, Series, Table
 from .figures import RATIO_UNITS, Figure, with_unit
 from .header_names import mention as header_mention
 from .header_names import name_words
 from .heading_scope import heading_index, heading_tables
-from .range_operands import against, fits_over, is_range, over_ranges
+from .range_operands import against, computed, fits_over, is_range, over_ranges
 from .range_operands import cell as operand_cell
 from .ratio_direction import LARGER, SMALLER, sign_unsettles_word, wanted_sign, written_direction
 from .row_axis import label_spans, named_rows, nearby_tables
@@ -273,6 +278,35 @@ def _reading(table: Table, text: str, start: int, end: int, figure: Figure, lead
     return _Reading(table, series, rows[:2], any(verdicts))
 
 
+def _approximate_reading(table: Table, text: str, start: int, end: int, figure: Figure,
+                         lead: str) -> tuple[tuple[Series, int, int], bool] | None:
+    """((column, row, row), far) for an approximate ratio ``figure`` (its
+    clause ``text[start:end]``) read in ``table`` as :func:`_reading` would:
+    far when neither order of the two cells, nor of a printed ratio column's
+    two cells, comes within :data:`~.approximate.MARGIN` of it; None when the
+    clause names no two rows and a column of the table."""
+    rows = named_rows(table, text[start:end])
+    series = None if rows is None else _column(table, text[start:end]) or (_lead_column(table, lead) if lead else None)
+    if series is None:
+        return None
+    a, b = operand_cell(series, rows[0]), operand_cell(series, rows[1])
+    # an empty cell (measured or printed ratio) gives no reading; none at all is no finding (far_from)
+    pairs = [(a, b)] + [(p.values[rows[0]], p.values[rows[1]]) for p in _printed_ratios(table, series)]
+    readings = [computed("ratio", x, y) for p, q in pairs if p is not None and q is not None for x, y in ((p, q), (q, p))]
+    return (series, rows[0], rows[1]), far_from(figure, [r for r in readings if r is not None])
+
+
+def _approximate_finding(sentence: Sentence, figure: Figure, reading: tuple[Series, int, int]) -> tuple[int, str, str]:
+    series, first, second = reading
+    a, b = operand_cell(series, first), operand_cell(series, second)
+    names = [series.table.rows[i].name() for i in (first, second)]
+    ratios = " or ".join(f"{x.text} / {y.text} = {format_number(x.value / y.value, 2)}x" for x, y in ((a, b), (b, a)))
+    return (sentence.line_at(figure.start),
+            f"approximate {with_unit(figure.text, figure.unit)} between {names[0]} and {names[1]} is far from what "
+            f"'{series.header}' of the table at line {series.table.line} gives: {ratios} (an approximate ratio is "
+            f"read within {MARGIN} times of its printed digits)", HINT)
+
+
 def row_ratio_findings(document: Document) -> list[tuple[int, str, str]]:
     """(line, message, hint) of each prose ratio or percent change between two
     named rows that the rows' figures do not give (see the module docstring)."""
@@ -307,12 +341,23 @@ def row_ratio_findings(document: Document) -> list[tuple[int, str, str]]:
                     within -= in_labels[key]
                 if within > (start <= figure.start < operands_end):
                     continue  # other figures: the clause states its operands (the pair check's to read)
-                if HEDGED_BEFORE_RE.search(text, max(start, figure.start - HEDGE_WINDOW), figure.start) or \
-                        HEDGED_AFTER_RE.match(text[figure.end:end]) or SUM_RE.search(text, start, end):
+                window = max(start, figure.start - HEDGE_WINDOW)
+                blocked = HEDGED_AFTER_RE.match(text[figure.end:end]) or SUM_RE.search(text, start, end)
+                hedged = HEDGED_BEFORE_RE.search(text, window, figure.start)
+                # "~2.3x", "about 3x": read within a margin (studygen.lint.approximate); bounds and denials never
+                approximate = hedged and not blocked and figure.unit == "x" and \
+                    APPROXIMATE_BEFORE_RE.search(text, window, figure.start)
+                if (hedged or blocked) and not approximate:
                     continue
                 if tables is None:
                     tables = _tables(document, sentence, start, end)
                 lead = text[sentence.start:start]
+                if approximate:
+                    far = [r for r in (_approximate_reading(t, text, start, end, figure, lead) for t in tables)
+                           if r is not None]
+                    if len(far) == 1 and far[0][1]:
+                        found.append(_approximate_finding(sentence, figure, far[0][0]))
+                    continue
                 readings = [r for r in (_reading(t, text, start, end, figure, lead) for t in tables) if r is not None]
                 if len(readings) != 1 or readings[0].fits:
                     continue

@@ -413,7 +413,8 @@ def _broken_pair(table: Table, figure: Figure, series: Series, row: int, value: 
         exact = 100.0 * abs(value.value - base.value) / base.value if base.value else 0.0
         shown = f"{exact:.1f}%"
     else:
-        shown = with_unit(f"{abs(value.value - base.value):.{max(value.decimals, base.decimals)}f}", series.unit)
+        # a figure printed "2.48K" has decimals -1: a difference still prints whole units at least
+        shown = with_unit(f"{abs(value.value - base.value):.{max(value.decimals, base.decimals, 0)}f}", series.unit)
     where = f" in '{column}'" if column is not None else ""
     return (f"'{_label(table, row)}'{where} ({with_unit(value.text, series.unit)} against "
             f"{with_unit(base.text, series.unit)}: {shown})")

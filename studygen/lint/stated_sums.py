@@ -217,8 +217,8 @@ def _group(table: Table, clause: str) -> tuple[list[int], int] | None:
 
 
 def _printed(value: float, parts: list[Figure]) -> str:
-    """``value`` at the most decimals its parts print."""
-    return f"{value:.{max(part.decimals for part in parts)}f}"
+    """``value`` at the most decimals its parts print (none for parts printed "2.48K", whose decimals are -1)."""
+    return f"{value:.{max(0, *(part.decimals for part in parts))}f}"
 
 
 def _column(table: Table, figure: Figure, clause: str) -> Series | None:
