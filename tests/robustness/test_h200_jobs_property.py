@@ -113,7 +113,7 @@ def render_readme(project: Path) -> list[str]:
     # check skips SG104's formatting pass for a README equal to render's output (checks/readme_markdown.py)
     assert format_markdown(rendered.readme) == rendered.readme, "render's output is no mdformat fixpoint"
     left_out = sorted(str(path.relative_to(project)) for path in rendered.charts)
-    rendered.charts = {}
+    rendered = rendered._replace(charts={})  # a NamedTuple: the README alone is written
     write_rendered(rendered)
     return left_out
 
