@@ -52,14 +52,20 @@ decision: {shipped: false, summary: a test study}
 REASON = "the forward raised ValueError: Input image size (48*48) doesn't match model (32*32)."
 
 
-def test_a_forward_that_refuses_one_shape_is_recorded_as_not_measured_and_the_run_exits_1(tmp_path, run_cli):
-    root = make_tiny_project(tmp_path / "project", VIT_STUDY)
+def collect_vit(run_cli, root):
+    """``collect run`` of the ViT study on the CPU: exit 1, stderr naming the two 48x48 cells it could not measure."""
     done = run_cli("collect", "run", "--study", root / "families" / "tiny", "--job", "vit", "--root", root,
                    "--commit", "0" * 40, "--clean", "--quiet", "--cpu")
     assert done.exit_code == 1, done.err
     assert done.err == (f"studygen: fp32 at 48x48 (eager) not measured: {REASON}\n"
                         f"studygen: fp16 at 48x48 (eager) not measured: {REASON}\n"
                         "studygen: 2 cells of the grid failed; the record holds them as not measured\n")
+    return done
+
+
+def test_a_forward_that_refuses_one_shape_is_recorded_as_not_measured_and_the_run_exits_1(tmp_path, run_cli):
+    root = make_tiny_project(tmp_path / "project", VIT_STUDY)
+    done = collect_vit(run_cli, root)
     results = json.loads((root / "measurements" / "tiny" / "vit.json").read_text())["results"]
     assert done.out == f"wrote measurements/tiny/vit.json: {len(results)} results\n"
     failed = [r for r in results if r["kind"] == "not_measured" and r["metric"] == "latency"]
@@ -176,12 +182,7 @@ def test_a_first_shape_the_model_refuses_leaves_agreement_unmeasured_and_times_t
     # agreement stage's forward stopped the run as an internal error, exit 2, with no record at all.
     study = VIT_STUDY.replace('shapes: ["32x32", "48x48"]', 'shapes: ["48x48", "32x32"]')
     root = make_tiny_project(tmp_path / "project", study)
-    done = run_cli("collect", "run", "--study", root / "families" / "tiny", "--job", "vit", "--root", root,
-                   "--commit", "0" * 40, "--clean", "--quiet", "--cpu")
-    assert done.exit_code == 1, done.err
-    assert done.err == (f"studygen: fp32 at 48x48 (eager) not measured: {REASON}\n"
-                        f"studygen: fp16 at 48x48 (eager) not measured: {REASON}\n"
-                        "studygen: 2 cells of the grid failed; the record holds them as not measured\n")
+    collect_vit(run_cli, root)
     results = json.loads((root / "measurements" / "tiny" / "vit.json").read_text())["results"]
     unmeasured = [r for r in results if r["kind"] == "not_measured" and r["metric"] == "logit_correlation"]
     assert unmeasured == [{"kind": "not_measured", "variant": "fp16", "metric": "logit_correlation",
