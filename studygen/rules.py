@@ -110,7 +110,7 @@ RULES: tuple[Rule, ...] = (
          "field that is placeholder text (\"TODO\", \"TBD\", \"...\", an unfilled template slot)"),
     Rule("SG219", ERROR, "declared variant without results", "studygen.checks.sg219_unmeasured_variant",
          "a declared variant, or a shape of run.shapes for a variant with results, that no record gives a result "
-         "and not_measured does not name"),
+         "and not_measured does not name (a reference other variants were measured against has results)"),
     Rule("SG220", WARNING, "input folder writable by everyone", "studygen.checks.sg220_open_folders",
          "a folder records, datasets, the study file or templates are read from that every user may write in"),
     Rule("SG221", ERROR, "one run in several jobs", "studygen.checks.sg221_same_run",

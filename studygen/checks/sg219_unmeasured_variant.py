@@ -24,6 +24,16 @@ variant finding above, not one per shape. Case (GPU trial): a ViT built for
 224x224, with ``run.shapes: [224x224, 256x256]``; the run stopped at 256x256
 and the README said nothing of that shape, under no heading.
 
+A variant that results of other variants were measured against (their
+``reference_variant``: an agreement figure, an AP or kernel-time
+difference) ran too, to give them, and the README names it ("Agreement
+with fp32"): it has results. Case (a new user's trial, session 29): a study
+of agreement figures collected from a file of the user's own had its fp32
+reference declared, as the study guide says, and was told to collect fp32,
+list it as not measured (which then made SG206 report the template's
+"Agreement with fp32" heading) or remove it (which made every agreement
+figure an SG202 error).
+
 Nothing is reported while a file of the study failed to load (SG202;
 :attr:`studygen.study.Study.has_unread_files`), as SG216 reports no
 unmatched waiver then: the results the check looks for may be in that file.
@@ -47,6 +57,7 @@ def check(context) -> list[Finding]:
     if study.has_unread_files:
         return []  # a variant's results may lie in the record SG202 names: their absence proves nothing
     with_results = {row.variant for row in study.rows}
+    ran = with_results | referenced_variants(study)  # a reference's shapes are its measured variants' own
     named = set()
     for entry in study.declared_not_measured:
         named.update([entry["config"], *entry.get("aliases", [])])
@@ -55,7 +66,7 @@ def check(context) -> list[Finding]:
     unmatched = [config for config in named if config not in declared]
     for index, variant in enumerate(study.spec["variants"]):
         name = variant["name"]
-        if name in with_results or name in named or variant.get("label") in named:
+        if name in ran or name in named or variant.get("label") in named:
             continue
         typo = likely_typo(variant, unmatched)
         hint = f"collect {name}, add it under not_measured with the reason it was not measured, or remove it"
@@ -66,6 +77,12 @@ def check(context) -> list[Finding]:
             study.rel(study.study_path), line=yaml_line(study.spec_text, "variants", index),
             pointer=f"/variants/{index}", severity=severity, hint=hint))
     return findings + _unmeasured_shapes(study, with_results, named, severity)
+
+
+def referenced_variants(study) -> set[str]:
+    """The variants rows were measured against (``reference_variant`` of an
+    agreement, AP-difference or kernel-time-difference result)."""
+    return {row.result["reference_variant"] for row in study.rows if row.result.get("reference_variant")}
 
 
 def _unmeasured_shapes(study, with_results: set[str], named: set[str], severity: str) -> list[Finding]:

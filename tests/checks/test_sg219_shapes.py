@@ -46,3 +46,18 @@ def test_a_shape_with_no_result_in_any_mode_keeps_the_not_measured_hint(tmp_path
     assert list(found.values()) == [
         "collect fp32 at 224x224, add 224x224 under not_measured with the reason it was not measured, or remove it "
         "from run.shapes"]
+
+
+def test_a_reference_that_other_variants_were_measured_against_has_results(tmp_path):
+    # fp32 appears only as the reference of int8's agreement figures (a user's own agreement file): it ran
+    variants = [{"name": "fp32", "precision": "fp32", "label": "fp32"},
+                {"name": "int8", "precision": "int8", "label": "int8"},
+                {"name": "fp16", "precision": "fp16", "label": "fp16"}]
+    agreement = {"kind": "agreement", "variant": "int8", "reference_variant": "fp32", "metric": "top1_agreement",
+                 "value": 0.9875, "backend": "other", "dataset": "held-80"}
+    study = load(tmp_path, study=spec(variants=variants, run={"shapes": ["224x224"]}),
+                 records=[record("a", [agreement, run_latency("int8", "224x224", "eager")])])
+    found = sg219_unmeasured_variant.check(CheckContext(study))
+    # fp16 has no result and is no reference; fp32 is asked for nothing, not even at run.shapes' 224x224
+    assert [f.message for f in found] == [
+        "variant fp16 is declared, but no record has a result for it and not_measured does not name it"]
