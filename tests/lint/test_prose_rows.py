@@ -40,3 +40,12 @@ def test_an_unclosed_parenthesis_of_operands_runs_to_the_sentence_end():
             "(2.14x to 2.15x within the printed digits)")]
     # a parenthesis without figures leaves the row reading in place
     assert [line for line, _ in _sg103(_SPEED + "fp16 is 3.1x faster than fp32 (all runs.\n")] == [8]
+
+
+def test_the_batch_a_clause_speaks_at_is_no_operand():
+    # 9.00 / 4.20 = 2.14: "at batch 1", "bs=8", "a batch size of 16" are settings, so the ratio is read
+    for setting in ("at batch 1", "with bs=8", "at a batch size of 16", "at batch-size 4"):
+        assert _sg103(_SPEED + f"fp16 is 3.1x faster than fp32 {setting}.\n") == [
+            (8, "3.1x between row 'fp16' and row 'fp32' does not follow from 'latency ms' of the table at line 3: "
+                "4.20 / 9.00 = 0.5x or 9.00 / 4.20 = 2.14x (2.14x to 2.15x within the printed digits)")], setting
+        assert _sg103(_SPEED + f"fp16 is 2.1x faster than fp32 {setting}.\n") == [], setting
