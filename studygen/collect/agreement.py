@@ -160,7 +160,9 @@ def _bounded(value, low: float, high: float, whole: bool, display: str, pointer:
     if not is_number(value) or (whole and not isinstance(value, int)):
         raise InputError(f"{what} is {_shown(value)}: give {kind}", path=display, pointer=pointer)
     if not math.isfinite(value) or not low <= value <= high:
-        raise InputError(f"{what} {value} is out of range: it lies between {_limit(low)} and {_limit(high)}",
+        # a fraction (precision, recall, top-1 agreement) written as a percent, 98.4 for 0.984, as the guide warns
+        percent = f" (a fraction: {value}% is {value / 100:g})" if (low, high) == (0, 1) and 2 <= value <= 100 else ""
+        raise InputError(f"{what} {value} is out of range: it lies between {_limit(low)} and {_limit(high)}{percent}",
                          path=display, pointer=pointer)
     return value
 

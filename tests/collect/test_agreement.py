@@ -138,9 +138,10 @@ REFUSED = [
      "logit_correlation, max_abs_diff, "
      "nonfinite_count, precision, recall, top1_agreement"),
     ("top-1 agreement as a percent", lambda d: d["figures"]["int8"].update(top1_agreement=99.21),
-     "figs.json:/figures/int8/top1_agreement: top1_agreement 99.21 is out of range: it lies between 0 and 1"),
+     "figs.json:/figures/int8/top1_agreement: top1_agreement 99.21 is out of range: it lies between 0 and 1 "
+     "(a fraction: 99.21% is 0.9921)"),
     ("correlation above 1", lambda d: d["figures"]["bf16"].update(logit_correlation=1.0004),
-     "figs.json:/figures/bf16/logit_correlation: logit_correlation 1.0004 is out of range: it lies between -1 and 1"),
+     "figs.json:/figures/bf16/logit_correlation: logit_correlation 1.0004 is out of range: it lies between -1 and 1\n"),
     ("negative max abs diff", lambda d: d["figures"]["int8"].update(max_abs_diff=-0.02),
      "figs.json:/figures/int8/max_abs_diff: max_abs_diff -0.02 is out of range: it lies between 0 and "
      "1,000,000,000,000"),
