@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 
 from ..findings import Finding
+from ..patterns import lazy_compile
 from ..records.jsonpos import pointer_from_path
 from ..records.load import yaml_text_line
 from ..rules import code_of
@@ -40,7 +41,7 @@ from .prose_figures import matches, names_in, quotations
 
 # a statistic a clause names, as the records' statistics_ms keys it ("average" is the mean, "p99" and "99th
 # percentile" one key)
-_STATISTIC = re.compile(r"\b(median|mean|average|min(?:imum)?|max(?:imum)?|p(\d{2}(?:\.\d+)?)|(\d{2}(?:\.\d+)?)"
+_STATISTIC = lazy_compile(r"\b(median|mean|average|min(?:imum)?|max(?:imum)?|p(\d{2}(?:\.\d+)?)|(\d{2}(?:\.\d+)?)"
                         r"(?:th|st|nd|rd)\s+percentile)\b", re.IGNORECASE)
 CODE = code_of("studygen.checks.sg222_misquoted_figures")  # the check this module reads prose for
 _UNIT_OF = {"ms": ("ms", 1.0), "µs": ("ms", 1000.0), "μs": ("ms", 1000.0), "us": ("ms", 1000.0)}

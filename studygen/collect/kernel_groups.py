@@ -100,13 +100,6 @@ ATTENTION = "attention"
 #   "kernel_batched_gemm_softmax_gemm_xdl_cshuffle_v1" and "kernel_batched_multiheadattention_forward_xdl_cshuffle"
 #   (ROCm/composable_kernel include/ck/tensor_operation/gpu/, the device_batched_*attention* operations);
 #   "batched_" in front, as a module path names a "MultiheadAttention" module whose MatMul is a GEMM.
-# A kernel TorchInductor generates (triton_poi_/triton_per_/triton_red_…) is named after the operators fused into
-# it, so "triton_poi_fused__scaled_dot_product_flash_attention_0" copies an input of the attention kernel and
-# is no attention: the pattern refuses those prefixes first (the elementwise rule below takes them).
-ATTENTION_PATTERN = (r"^(?!triton_(?:poi|per|red)_).*?(?:fmha|flash_?(?:fwd|bwd|att|fprop|bprop)|(?<![a-z])sdpa_sm\d"
-                     r"|(?<![a-z])mha_v\d|(?<![a-z])attn_(?:fwd|bwd)|^_fwd_kernel|gemm_softmax_gemm"
-                     r"|batched_multihead_?attention)")
-
 # A pointwise, persistent-reduction or reduction kernel TorchInductor generates (triton_poi_, triton_per_, triton_red_)
 # is named after every graph node its loop covers, views of an extern kernel's output included, so a name lists a
 # convolution or matrix product whose work ran elsewhere (cuDNN, cuBLAS, a triton_tem_ template): in a SegFormer-B0
@@ -114,9 +107,18 @@ ATTENTION_PATTERN = (r"^(?!triton_(?:poi|per|red)_).*?(?:fmha|flash_?(?:fwd|bwd|
 # "triton_poi_fused__to_copy__unsafe_index_add_arange_bmm_cat_clamp_clone_mul_sub_transpose_view_4", another
 # "triton_poi_fused__to_copy__unsafe_index__unsafe_view_add_arange_cat_clamp_clone_mul_sub_transpose_view_4", 0.0467 ms
 # a forward in both, and the first was counted as GEMM (0.299 ms against the 0.199 ms its cuBLAS kernels took).
-# The convolution and GEMM rules refuse those prefixes, so the elementwise rule takes them, as a TensorRT PWN(...)
+# The attention, convolution and GEMM rules refuse those prefixes, so the elementwise rule takes them, as a TensorRT PWN(...)
 # fusion; grid sampling and FP8 casts, which run inside such kernels, keep their groups.
 INDUCTOR_LOOP_EXCLUDED = r"^(?!triton_(?:poi|per|red)_).*?"
+
+# A kernel TorchInductor generates (triton_poi_/triton_per_/triton_red_…) is named after the operators fused into
+# it, so "triton_poi_fused__scaled_dot_product_flash_attention_0" copies an input of the attention kernel and
+# is no attention: the pattern refuses those prefixes first (INDUCTOR_LOOP_EXCLUDED; the elementwise rule
+# below takes them).
+ATTENTION_PATTERN = (INDUCTOR_LOOP_EXCLUDED + r"(?:fmha|flash_?(?:fwd|bwd|att|fprop|bprop)|(?<![a-z])sdpa_sm\d"
+                     r"|(?<![a-z])mha_v\d|(?<![a-z])attn_(?:fwd|bwd)|^_fwd_kernel|gemm_softmax_gemm"
+                     r"|batched_multihead_?attention)")
+
 
 # Order matters: the first match wins. Layout copies are claimed first so that
 # "Reformatting CopyNode for Output Tensor 0 to …/Softmax" is not counted as
