@@ -31,6 +31,12 @@ DEFAULTED = "_defaulted"
 # Key in provenance["checkpoint"]: {field: values the study file allows} for the fields a collect took from the
 # study file's model because the command line left them out (the first value is the one taken).
 FROM_STUDY = "_from_study"
+# How a collector's note ends when its input left a field unstated and nothing on the command line gave it
+# (collect/trtexec/log.py writes them): once a later collect into the job fills the field in, such a note would
+# contradict the record, so the merge says what filled it (:func:`_unknown_notes_settled`).
+UNKNOWN_GPU_TAKEN = "GPU recorded as unknown"
+UNKNOWN_TENSORRT_TAKEN = "recorded as unknown"
+_UNKNOWN_NOTE_ENDINGS = {"gpu": f": {UNKNOWN_GPU_TAKEN}", "software.tensorrt": f": {UNKNOWN_TENSORRT_TAKEN}"}
 # Fields of an env block (studygen.collect.env.collect_env) that describe the measuring machine.
 MEASURING_FIELDS = ("gpu", "gpu_count", "cpu", "driver", "repository_commit", "repository_dirty")
 def defaulted_checkpoint() -> dict:
@@ -57,6 +63,7 @@ def merge_provenance(existing: dict, incoming: dict, display: str,
     merged = copy.deepcopy(existing)
     notes: list[str] = []
     corrections: list[str] = []
+    filled: dict[str, object] = {}  # field -> the value an earlier collect left unknown and this one gives
 
     def differs(field: str, old, new, conflict: str, pointer: str, shown=repr, fix: str = "",
                 change: str | None = None) -> None:
@@ -91,6 +98,7 @@ def merge_provenance(existing: dict, incoming: dict, display: str,
         old = merged.get(name)
         if old is None:
             merged[name] = new
+            filled[name] = new
             if not (name == "gpu" and given_a_gpu):  # that GPU is a correction, noted as one above
                 notes.append(f"provenance.{name} filled in: {new}")
         elif old != new:
@@ -102,6 +110,8 @@ def merge_provenance(existing: dict, incoming: dict, display: str,
         old = software.get(name)
         if name not in software or (old is None and new is not None):
             software[name] = new
+            if new is not None:
+                filled[f"software.{name}"] = new
         elif new is not None and old != new:
             differs(f"software.{name}", old, new, f"the record says {name} {old}, the new input says {new}; use "
                     "another --job", f"/provenance/software/{name}", shown=str)
@@ -137,10 +147,26 @@ def merge_provenance(existing: dict, incoming: dict, display: str,
         also.append(f"also collected by {collector['name']} {collector.get('version', '')}".strip())
     incoming_notes = [note for note in incoming.get("notes") or []
                       if not (note == DEFAULT_WEIGHTS_NOTE and "weights" in defaulted and existing_weights)]
+    _unknown_notes_settled(merged.get("notes") or [], filled, incoming)
     for note in [*also, *incoming_notes, *corrections]:
         if note not in merged.setdefault("notes", []):  # a second extension repeats no note
             merged["notes"].append(note)
     return merged, notes + corrections
+
+
+def _unknown_notes_settled(notes: list[str], filled: dict[str, object], incoming: dict) -> None:
+    """Rewrite, in place, each of a record's ``notes`` that says a field was
+    recorded as unknown (its ending, :data:`_UNKNOWN_NOTE_ENDINGS`) where
+    this merge fills that field in (``filled``: field -> value): the note
+    keeps what the earlier input left out and gains what filled it in and
+    from which collector (``incoming``'s), so that it no longer contradicts
+    the record ("... GPU recorded as unknown" beside a stated GPU, a new
+    user's trial of a second collect with ``--gpu``)."""
+    by = (incoming.get("collector") or {}).get("name") or "a later collect"
+    for index, note in enumerate(notes):
+        for field, ending in _UNKNOWN_NOTE_ENDINGS.items():
+            if field in filled and isinstance(note, str) and note.endswith(ending):
+                notes[index] = f"{note}, then filled in as {filled[field]!r} by {by}"
 
 
 def study_allows(name: str, value, allowed: list) -> bool:

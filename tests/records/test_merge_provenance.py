@@ -259,3 +259,38 @@ def test_results_a_gpu_timed_need_a_gpu_machine():
     check_measuring_machine({"gpu": None}, ENV, "m/job.json", created=False, results=trt)  # this machine has one
     check_measuring_machine({"gpu": None}, {"gpu": None}, "m/job.json", created=False,
                             results=[{"kind": "plan_size", "backend": "tensorrt"}])  # a size is no timing
+
+
+# Notes as collect's trtexec reader writes them for a log that names no device and no TensorRT version.
+GPU_UNKNOWN_NOTE = "run1.log names no device (no 'Selected Device:' line): GPU recorded as unknown"
+VERSION_UNKNOWN_NOTE = ("run1.log states no TensorRT version (no 'TensorRT version:' line or [TensorRT vNNNN] tag): "
+                        "recorded as unknown")
+OTHER_NOTE = "run1.log run 1 (line 3): shape 640x640 taken from --shape: the input states none"
+
+
+def test_a_note_that_a_field_was_recorded_as_unknown_says_what_filled_it_in_later():
+    # a first collect of a log naming neither; a second collect (a profile) with --gpu and --software tensorrt=
+    existing = record(gpu=None, software={"tensorrt": None},
+                      notes=[VERSION_UNKNOWN_NOTE, GPU_UNKNOWN_NOTE, OTHER_NOTE])
+    incoming = {"gpu": "Tesla T4", "software": {"tensorrt": "7.1.3"},
+                "collector": {"name": "studygen collect trtexec", "version": "0.2.0"}}
+    merged, notes = merge_provenance(existing, incoming, "m/job.json")
+    assert merged["gpu"] == "Tesla T4" and merged["software"] == {"tensorrt": "7.1.3"}
+    assert merged["notes"] == [
+        f"{VERSION_UNKNOWN_NOTE}, then filled in as '7.1.3' by studygen collect trtexec",
+        f"{GPU_UNKNOWN_NOTE}, then filled in as 'Tesla T4' by studygen collect trtexec",
+        OTHER_NOTE]
+    assert notes == ["provenance.gpu filled in: Tesla T4"]
+    assert existing["notes"] == [VERSION_UNKNOWN_NOTE, GPU_UNKNOWN_NOTE, OTHER_NOTE]  # the record given is untouched
+
+
+def test_an_unknown_note_stays_as_it_is_where_its_field_is_not_filled_in():
+    # only the GPU is given: the TensorRT note still holds; a collector without a name is "a later collect"
+    existing = record(gpu=None, software={"tensorrt": None}, notes=[VERSION_UNKNOWN_NOTE, GPU_UNKNOWN_NOTE])
+    merged, _ = merge_provenance(existing, {"gpu": "NVIDIA A2", "software": {"tensorrt": None}}, "m/job.json")
+    assert merged["software"] == {"tensorrt": None}
+    assert merged["notes"] == [VERSION_UNKNOWN_NOTE,
+                               f"{GPU_UNKNOWN_NOTE}, then filled in as 'NVIDIA A2' by a later collect"]
+    # a record that stated its GPU all along (a note of another job's wording) is not rewritten
+    stated = record(notes=[GPU_UNKNOWN_NOTE])
+    assert merge_provenance(stated, {"gpu": L4}, "m/job.json")[0]["notes"] == [GPU_UNKNOWN_NOTE]

@@ -57,6 +57,7 @@ from ...errors import InputError
 from ...fsutil import shown_path
 from ..inputs import read_input_text
 from ...records.order import statistics_disorder
+from ...records.provenance import UNKNOWN_GPU_TAKEN, UNKNOWN_TENSORRT_TAKEN
 from .figures import FIG, NOT_FINITE, NUM, Context, printed_once, rank_of, read_count, read_figure, refuse_unit, shown
 from .command import conflicting_flag
 from .runs import READ_FLAGS, ProfileTable, Summary, TrtexecLog, TrtexecRun, decode_version_tag, version_of_line
@@ -579,9 +580,9 @@ def log_provenance(log: TrtexecLog | None, gpu_option: str | None = None,
         raise InputError(f"runs name different TensorRT versions {sorted(versions)}; split the log", path=log.display)
     notes = []
     if not versions:
-        taken = f"recorded from --software tensorrt={version_option}" if version_option else "recorded as unknown"
+        taken = f"recorded from --software tensorrt={version_option}" if version_option else UNKNOWN_TENSORRT_TAKEN
         notes.append(f"{log.basename} states no TensorRT version (no 'TensorRT version:' line or [TensorRT vNNNN] tag): {taken}")
     if not devices:
-        taken = f"GPU recorded from --gpu {gpu_option!r}" if gpu_option else "GPU recorded as unknown"
+        taken = f"GPU recorded from --gpu {gpu_option!r}" if gpu_option else UNKNOWN_GPU_TAKEN
         notes.append(f"{log.basename} names no device (no 'Selected Device:' line): {taken}")
     return (devices.pop() if devices else None), (versions.pop() if versions else None), notes
