@@ -35,7 +35,9 @@ unit compared ("14.75 vs 13.99 ms, 1.05x", "drops from 0.4644 to 0.4625
 must fit one of the same formulas over some pair of its sentence. Two
 figures right after a stated percent change, printed the way it goes ("cuts
 the GPU time by 12% (0.1536 ms to 0.1526 ms)", "grows by 9% (498 to 512
-MB)"), are its before and after though no "from" marks them. A figure
+MB)"), are its before and after though no "from" marks them. A percentage whose next words name a quantity
+of another kind than the pair's unit ("from 3 GB to 8 GB yielded 22% throughput improvement") is not read over
+that pair: the pair is the setting changed. A figure
 A ratio printed between its own two figures ("int8 (0.0440 ms) is 3.0x faster
 than fp16 (0.0388 ms)", "at 7.40 ms is 1.3x faster than ... at 6.90 ms") or
 after two joined by "and" ("takes 11.2 ms and eager 16.8 ms, a 2.1x speedup")
@@ -341,6 +343,7 @@ _BLANK_RE = lazy_compile(r"\s*")
 _POPULATION_SHARE_RE = lazy_compile(
     r"\s*of\s+(?:the\s+|all\s+|our\s+)?(?:[\w-]+\s+)?(?:samples|runs|requests|iterations|trials|measurements|queries|"
     r"calls|operations|tests|cases|users|jobs|prompts|images|batches|responses|updates|launches)\b", re.IGNORECASE)
+_KIND_REACH, _KIND_WORDS_AFTER = 40, 3  # how far the words naming a percentage's quantity are read after it
 _MAX_GAP = 30  # characters between a derived figure and the figures it is derived from
 
 
@@ -411,6 +414,15 @@ def _holds(formula: str, a: Figure, b: Figure, derived: Figure, bound: str) -> b
     return computed.lo <= printed.hi + 1e-12
 
 
+def _named_kind(text: str, derived: Figure) -> str | None:
+    """The quantity kind the words right after a ratio or percentage name, up to the clause's next mark or bracket
+    ("22% throughput improvement": throughput; "a 30% cut in latency": time), else None (no word of a kind, or
+    words of two). A pair in a unit of another kind measures something else: the setting that was changed."""
+    after = text[derived.end:derived.end + _KIND_REACH]
+    cut = min((i for i in (after.find(mark) for mark in ",;:.()[]") if i >= 0), default=len(after))
+    return kind_of_words(tuple(after[:cut].split()[:_KIND_WORDS_AFTER]))
+
+
 class _RatioReading(NamedTuple):
     """A ratio or percentage of a sentence with the figures it may be derived from: ``near`` the pairs beside it
     (:func:`_adjacent`; with the inline claim's pair last, when it has one), ``claim`` the inline claim it stands
@@ -447,6 +459,10 @@ def _ratio_readings(sentence) -> tuple[list[tuple[Figure, Figure]], list[_RatioR
             continue
         opening = _operands_opening(sentence, derived)
         near = [(a, b) for a, b in pairs if _adjacent(text, starts, derived, a, b, opening)]
+        named = _named_kind(text, derived)
+        if named is not None:
+            # "from 3 GB to 8 GB yielded 22% throughput improvement": a change of another quantity than the pair's
+            near = [(a, b) for a, b in near if kind_of_unit(a.unit or b.unit) in (None, named)]
         if derived.unit == "%" and _POPULATION_SHARE_RE.match(text, derived.end):
             # "95% of samples fall between 239.9 and 244.4 ns": how many of the samples, from counts only
             near = [(a, b) for a, b in near if a.unit is None and b.unit is None]

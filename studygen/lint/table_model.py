@@ -9,7 +9,8 @@ Every other series is a *data* column.
 
 **Column groups.** A derived column closes the group of data columns that
 stand between it and the derived column before it (or the table's first
-column). Its *declared* definition (:func:`declared_definitions`):
+column); a column headed as the spread of the one before it (a standard
+deviation, CV, CI or IQR: :func:`is_spread_column`) is none of them. Its *declared* definition (:func:`declared_definitions`):
 
 - the header names its columns ("speedup (FP16 / INT8)", "Throughput
   speedup (TF32 - mixed precision)", "speedup vs eager"): the data columns
@@ -51,6 +52,7 @@ from dataclasses import dataclass
 from ..patterns import lazy_compile
 from .document import Series, Table, is_empty_cell
 from .figures import RATIO_UNITS
+from .noise_evidence import STATISTIC_NAME_RE
 from .text import label_tokens, normalize, ratio_header
 
 # Identity of a ratio, a percentage of a reference, and of a relative change.
@@ -58,6 +60,8 @@ _IDENTITIES = {"x": (1.0,), None: (1.0,), "%": (100.0, 0.0)}
 # "vs FP16", "over eager", "relative to bf16", "(baseline: fp32)": the reference after these words
 _REFERENCE_WORD_RE = lazy_compile(r"\b(?:vs\.?|versus|over|relative\s+to|compared\s+(?:to|with)|against|baseline:?|wrt)\s+(\S+)",
                                   re.IGNORECASE)
+# the names STATISTIC_NAME_RE also takes that are order statistics, measured in their own right, not a spread
+_ORDER_STATISTIC_RE = lazy_compile(r"min(?:imum)?|max(?:imum)?|p\d{2}|percentiles?", re.IGNORECASE)
 _SCALING_RE = lazy_compile(r"\b(?:weak|strong)\s+scaling\b|\bscaling\s+factor\b", re.IGNORECASE)
 # header words that name what a column is, not which column it is
 _SHARED_WORDS = frozenset({"speedup", "speed-up", "speed", "up", "ratio", "relative", "scaling", "weak", "strong", "factor",
@@ -125,12 +129,23 @@ def _data_before(table: Table, target: Series) -> tuple[list[Series], list[Serie
             break
         if not is_derived(series) and not _aligned(series, target):
             continue
+        if not is_derived(series) and is_spread_column(series.header):
+            continue  # "| Mean (us) | Std Dev (us) | Relative |": the spread of the column before it, no operand
         if is_derived(series):
             group = []
             continue
         group.append(series)
         before.append(series)
     return group, before
+
+
+def is_spread_column(header: str) -> bool:
+    """True when ``header`` names a dispersion of the measurement beside it
+    ("Std Dev (us)", "stdev", "σ", "CV", "95% CI", "IQR", "±"): such a column
+    is never an operand of a ratio column, so a column group skips it. The
+    order statistics that name also matches (min, max, p99, percentile) are
+    measurements of their own and stay data columns."""
+    return any(not _ORDER_STATISTIC_RE.fullmatch(m.group(0)) for m in STATISTIC_NAME_RE.finditer(normalize(header)))
 
 
 def _named(target: Series, candidates: list[Series]) -> tuple[list[Series], str]:
@@ -168,12 +183,20 @@ def declared_definitions(table: Table, target: Series) -> list[Definition]:
     if len(named) == 2:
         found.append(Definition("pair", named[1], named[0], "its header names both columns", by_words=True))
     elif len(group) >= 2:
-        found.append(Definition("pair", group[-1], group[0], "the column before it against the first of its column group"))
+        found.append(Definition("pair", group[-1], group[0], f"{_before(table, group[-1], target)} against the first of its column group"))
     elif len(group) == 1 and before and before[0] is not group[0] and _same_unit(before[0], group[0]):
         found.append(Definition("pair", group[0], before[0], "the column before it against the table's first data column"))
     elif len(group) == 1 and identity_rows(target):
-        found.append(Definition("baseline", group[0], None, f"the column before it against the {_identity_word(target)} row"))
+        found.append(Definition("baseline", group[0], None,
+                                f"{_before(table, group[0], target)} against the {_identity_word(target)} row"))
     return found
+
+
+def _before(table: Table, operand: Series, target: Series) -> str:
+    """How a message names ``operand``, the data column nearest before ``target``: past a spread column
+    between them when one stands there (:func:`is_spread_column`)."""
+    between = [s for s in table.series if operand.column < s.column < target.column]
+    return "the column before its spread column" if between and all(is_spread_column(s.header) for s in between) else "the column before it"
 
 
 def _identity_word(target: Series) -> str:
