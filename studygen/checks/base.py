@@ -14,6 +14,8 @@ from ..records.load import yaml_phrase_line, yaml_text_line
 from ..render.engine import Rendered, render_study
 from ..render.produced import WRITTEN, recording
 from ..study.rows import Row
+from .kernel_rule_use import StudyRules, study_rules
+from .prose_figures import quotations
 from .readme_text import ReadmeText
 
 
@@ -29,6 +31,9 @@ class CheckContext:
     render helper output of that render, :class:`studygen.render.produced.Produced`),
     ``rendered_readme`` (the README's text, which ``readme_text`` reads) and
     ``readme_text`` (the README as a :class:`studygen.checks.readme_text.ReadmeText`).
+    What more than one check reads of the study file is worked out once too:
+    ``quotations`` (the figures its claims quote) and ``study_rules`` (its
+    kernel grouping rules, compiled).
     """
 
     def __init__(self, study):
@@ -73,6 +78,21 @@ class CheckContext:
         (SG201 and SG202 say why)."""
         readme = self.rendered_readme
         return None if readme is None else ReadmeText(readme, self.produced)
+
+    @functools.cached_property
+    def quotations(self) -> list[tuple[tuple, int, str, str, str]]:
+        """:func:`~studygen.checks.prose_figures.quotations` of the study
+        file: what SG213 and SG222 (both of its readings) read, made once.
+        Read only."""
+        return quotations(self.study.spec)
+
+    @functools.cached_property
+    def study_rules(self) -> StudyRules | None:
+        """:func:`~studygen.checks.kernel_rule_use.study_rules` of the
+        study: SG210 and SG223 read the same rules, and the kernel names each
+        rule was searched in are kept with them (a profile lists the same
+        kernels in many results)."""
+        return study_rules(self.study)
 
     def produced_outputs(self, kinds=None):
         """``(item, readme)`` for each render helper output of the README (of

@@ -87,9 +87,10 @@ def _named_rows(study, rows: list, said: str) -> tuple[str, list | None]:
     return subject, ([row for row in about if row.key.group in groups] if groups else about)
 
 
-def check(study, readme: str | None) -> list[Finding]:
-    """SG222 findings of figures of another run (see the module docstring), in the order the prose quotes them."""
-    quoted = [q for q in quotations(study.spec) if q[3] in _UNIT_OF]
+def check(study, readme: str | None, quoted: list | None = None) -> list[Finding]:
+    """SG222 findings of figures of another run (see the module docstring), in the order the prose quotes them;
+    ``quoted``: the study file's quotations (:func:`~.prose_figures.quotations`), read from it when not given."""
+    quoted = [q for q in (quotations(study.spec) if quoted is None else quoted) if q[3] in _UNIT_OF]
     if not quoted:
         return []
     texts = dict(claim_strings(study.spec))

@@ -55,8 +55,7 @@ from ..records.kinds import Kind
 from ..records.load import yaml_line
 from ..study.analyses import KERNEL_OVER_COMPUTE_LIMIT, UNCLASSIFIED_LIMIT, kernel_time_over_compute, unclassified_share
 from ..study.timing import batch_words
-from .kernel_rule_use import (DEFAULT, FALLBACK_GROUP, differences, grouped_results, rule_uses, study_rules,
-                              unclassified_names)
+from .kernel_rule_use import (DEFAULT, FALLBACK_GROUP, differences, grouped_results, rule_uses, unclassified_names)
 
 SUM_TOLERANCE = 0.02
 
@@ -163,14 +162,15 @@ def over_compute_hint(profiled_in_timed_run: bool) -> str:
 NAMES_SHOWN = 5  # unclassified names a rule's finding lists
 
 
-def rule_findings(study) -> list[Finding]:
+def rule_findings(study, rules) -> list[Finding]:
     """One warning per rule of the study file's ``kernel_groups`` that takes
     no listed kernel or layer of any record
     (:func:`studygen.checks.kernel_rule_use.rule_uses`), at its pattern:
     naming the earlier rules that take the names it matches, else listing
     the largest unclassified names (:data:`NAMES_SHOWN`). Nothing when no
-    result is grouped by the rules as they are."""
-    rules = study_rules(study)
+    result is grouped by the rules as they are. ``rules``: the study's
+    (:func:`~studygen.checks.kernel_rule_use.study_rules`), None when it
+    gives none or one does not compile."""
     if rules is None:
         return []
     current, others = [], []
@@ -216,4 +216,4 @@ def check(context) -> list[Finding]:
         for index, result in enumerate(record.results):
             if result["kind"] == Kind.KERNEL_TIME:
                 findings.extend(check_result(record, index, result))
-    return findings + over_compute_findings(study) + rule_findings(study)
+    return findings + over_compute_findings(study) + rule_findings(study, context.study_rules)

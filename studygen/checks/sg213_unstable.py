@@ -73,10 +73,10 @@ def check(context) -> list[Finding]:
             study, "SG213", line,
             f"{item.kind.replace('_', ' ')} {quote(item.text)} is built on an unstable timing: {listed}",
             hint="re-measure until the timing is stable (lock clocks, more iterations), then render again"))
-    return findings + quoted_unstable(study, context.rendered_readme)
+    return findings + quoted_unstable(study, context.rendered_readme, context.quotations)
 
 
-def quoted_unstable(study, readme: str | None) -> list[Finding]:
+def quoted_unstable(study, readme: str | None, quoted: list | None = None) -> list[Finding]:
     """One warning per figure in ms the study file's prose quotes that only
     unstable timings give (see the module docstring): of the rows in ms
     (latencies, kernel times) whose own figure rounds or is cut to the quote at its decimals (of those
@@ -84,8 +84,9 @@ def quoted_unstable(study, readme: str | None) -> list[Finding]:
     names any), every one flagged unstable. A quote that a stable timing
     gives too may be of that one, and is not reported; nor is a figure the
     README (``readme``, as render makes it now) does not print: a field the
-    template leaves out publishes nothing."""
-    quoted = quotations(study.spec)
+    template leaves out publishes nothing. ``quoted``: the study file's
+    quotations (:func:`~.prose_figures.quotations`), read from it when not given."""
+    quoted = quotations(study.spec) if quoted is None else quoted
     findings, texts, timings, near = [], None, [], None
     for path, start, number, unit, sentence in quoted:
         rows_unit, factor = quoted_unit(number, unit)

@@ -72,7 +72,7 @@ from ..render.labels import gpu_label, shape_label
 from ..study.placeholders import claim_strings
 from .prose_agreement import agreement_multiples, quoted_agreement
 from .prose_ap_deltas import check as ap_delta_findings
-from .prose_figures import ap_factor, decimals_of, matches, names_in, printed_as, quotations, quoted_figures, sentence_at
+from .prose_figures import ap_factor, decimals_of, matches, names_in, printed_as, quoted_figures, sentence_at
 from .prose_misattributed import check as misattributed
 
 CODE = "SG222"
@@ -425,7 +425,7 @@ def agreement_multiple_findings(study, readme: str | None) -> list[Finding]:
 
 def check(context) -> list[Finding]:
     study = context.study
-    quoted = quotations(study.spec)
+    quoted = context.quotations
     if not quoted:  # most study files quote no figure: the records are not read
         return (ap_delta_findings(context) + agreement_findings(study, context.rendered_readme)
                 + agreement_multiple_findings(study, context.rendered_readme))
@@ -440,5 +440,5 @@ def check(context) -> list[Finding]:
             findings.append(_finding(study, path, start, number, unit, [
                 (digit_slip(number, printed), f"{printed} {unit} ({figure.where})")
                 for printed, figure in zip(shown, near)], len(near)))
-    return (findings + misattributed(study, readme) + ap_delta_findings(context) + agreement_findings(study, readme)
+    return (findings + misattributed(study, readme, quoted) + ap_delta_findings(context) + agreement_findings(study, readme)
             + agreement_multiple_findings(study, readme))

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from ..findings import Finding
 from ..records.unstated import RUN_COLLECTOR
-from .kernel_rule_use import DEFAULT, STUDY_FILE, differences, grouped_results, study_rules
+from .kernel_rule_use import DEFAULT, STUDY_FILE, differences, grouped_results
 
 SHOWN = 3  # differences a message names; the rest are counted
 
@@ -56,10 +56,11 @@ def hint(record, result: dict) -> str:
             "(rules apply only when a profile is collected), then render; or put the rules back as they were")
 
 
-def stale_findings(study) -> list[Finding]:
+def stale_findings(study, rules) -> list[Finding]:
     """One error per kernel-time result grouped otherwise than the study
-    file's rules say, at the first place that differs."""
-    rules = study_rules(study)
+    file's rules say, at the first place that differs. ``rules``: the
+    study's (:func:`~studygen.checks.kernel_rule_use.study_rules`), None
+    when it gives none or one does not compile."""
     own = bool(study.spec.get("kernel_groups"))
     if own and rules is None:
         return []  # a pattern collect refuses: no grouping can be held against it
@@ -89,4 +90,4 @@ def stale_findings(study) -> list[Finding]:
 
 
 def check(context) -> list[Finding]:
-    return stale_findings(context.study)
+    return stale_findings(context.study, context.study_rules)

@@ -57,6 +57,8 @@ def sixteen_bit_types(name: str) -> frozenset[str]:
     trace writes it) says it ran on, by the spellings of the module
     docstring; empty for a name that says none."""
     lowered = name.lower()
+    if "16" not in lowered and "half" not in lowered:
+        return frozenset()  # each spelling above holds one or the other: the scans would find nothing (half of a study's names)
     found = {_TEMPLATE_TYPES[match.group(0)] for match in _TEMPLATE_TYPE.finditer(lowered)}
     for word in _TYPE_WORD.finditer(lowered):
         atoms = _ATOM.findall(word.group(0))

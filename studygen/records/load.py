@@ -224,6 +224,9 @@ def _load_study_yaml(text: str):
 
 
 _LOADERS: dict[str, object] = {}
+# What PyYAML's Reader.forward does not count as one column: the line breaks YAML 1.1 knows, a carriage return
+# (a line break unless a line feed follows it) and the byte order mark (no column)
+_NOT_PLAIN_COLUMN = frozenset("\n\r\x85\u2028\u2029\ufeff")
 
 
 def study_yaml_loader():
@@ -265,6 +268,19 @@ def _study_yaml_rules():
 
     class StudyYamlRules:
         depth = 0
+
+        def forward(self, length=1):
+            # PyYAML's Reader.forward steps one character at a time to count lines and columns (about a tenth
+            # of reading a study file); a run of characters holding no line break, carriage return or byte order
+            # mark moves the column by its length, as that loop would. A text is read whole (no stream to
+            # refill: raw_buffer None), so the run is the buffer's slice; any other run goes through PyYAML's loop.
+            if self.raw_buffer is None:
+                end = self.pointer + length
+                run = self.buffer[self.pointer:end]
+                if len(run) == length and _NOT_PLAIN_COLUMN.isdisjoint(run):
+                    self.pointer, self.index, self.column = end, self.index + length, self.column + length
+                    return
+            super().forward(length)
 
         def compose_node(self, parent, index):
             if self.check_event(yaml.AliasEvent):

@@ -110,3 +110,29 @@ def test_an_unloadable_study_is_one_sg202_finding_at_its_place():
     assert (finding.code, finding.file, finding.line, finding.message) == ("SG202", "families/toy", 3, "study.yaml: not a mapping")
     (finding,) = unloadable_study(InputError("bad", path="families/toy/study.yaml", pointer="/variants"), "families/toy")
     assert (finding.file, finding.pointer) == ("families/toy/study.yaml", "/variants")
+
+
+
+def test_what_several_checks_read_of_the_study_file_is_worked_out_once_a_run(monkeypatch):
+    # the shipped H200 study: SG210 and SG223 read its kernel_groups rules, SG213 and SG222 its quoted figures
+    from pathlib import Path
+
+    from studygen.checks import base, kernel_rule_use, prose_figures, prose_misattributed, sg210_kernel_coverage
+    from studygen.checks import sg213_unstable, sg222_misquoted_figures, sg223_stale_grouping
+
+    calls = []
+
+    def counted(name, function):
+        def call(*args):
+            calls.append(name)
+            return function(*args)
+        return call
+
+    quotations, study_rules = prose_figures.quotations, kernel_rule_use.study_rules
+    for module in (base, prose_figures, sg213_unstable, sg222_misquoted_figures, prose_misattributed):
+        monkeypatch.setattr(module, "quotations", counted("quotations", quotations), raising=False)
+    for module in (base, kernel_rule_use, sg210_kernel_coverage, sg223_stale_grouping):
+        monkeypatch.setattr(module, "study_rules", counted("study_rules", study_rules), raising=False)
+    root = Path(__file__).resolve().parents[2]
+    run_checks(load_study(root / "families" / "deformable_detr_h200_torch", root))
+    assert sorted(calls) == ["quotations", "study_rules"]  # each twice a run before they were shared

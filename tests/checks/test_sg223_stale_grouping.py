@@ -31,6 +31,11 @@ AS_COLLECTED = {"convolution": [("node_conv2d_myl0_1", 0.0105)], "linear": [("no
                 "pooling": [("node_max_pool2d", 0.0045), ("node_max_pool2d_1", 0.0045)]}
 
 
+def _rule_findings(study):
+    """SG210's findings of rules no profile uses, with the study's rules compiled as check compiles them."""
+    return sg210_kernel_coverage.rule_findings(study, kernel_rule_use.study_rules(study))
+
+
 def _study(tmp_path, rules, groups=AS_COLLECTED, **extra):
     return load(tmp_path, study=spec(kernel_groups=rules),
                 records=[record("prof", [profile(groups, **extra)])])
@@ -39,7 +44,7 @@ def _study(tmp_path, rules, groups=AS_COLLECTED, **extra):
 def test_a_record_grouped_by_the_rules_as_they_are_passes(tmp_path):
     study = _study(tmp_path, RULES)
     assert sg223_stale_grouping.check(CheckContext(study)) == []
-    assert sg210_kernel_coverage.rule_findings(study) == []
+    assert _rule_findings(study) == []
 
 
 def test_a_renamed_group_is_found_at_the_record(tmp_path):
@@ -78,8 +83,8 @@ def test_a_name_no_rule_matches_proves_nothing(tmp_path):
     assert sg223_stale_grouping.check(CheckContext(_study(tmp_path, RULES, groups))) == []
     # nor does it prove that a rule of its group took nothing: its tactic may be what the rule matched
     by_tactic = [*RULES, {"pattern": "implicit_gemm", "group": "convolution"}]
-    assert sg210_kernel_coverage.rule_findings(_study(tmp_path / "b", by_tactic, groups)) == []
-    (unused,) = sg210_kernel_coverage.rule_findings(_study(tmp_path / "c", by_tactic))
+    assert _rule_findings(_study(tmp_path / "b", by_tactic, groups)) == []
+    (unused,) = _rule_findings(_study(tmp_path / "c", by_tactic))
     assert unused.pointer == "/kernel_groups/3/pattern"
 
 
@@ -112,7 +117,7 @@ def test_a_rule_with_a_typo_is_named_at_the_study_file_with_the_unclassified_nam
               "other": [("node_linear_myl5_2", 0.0112), ("node_linear_1_2_myl5_3", 0.0106), ("__mye59_0", 0.0017)]}
     study = _study(tmp_path, typo, groups)
     assert sg223_stale_grouping.check(CheckContext(study)) == []  # grouped by the rules as they are
-    (finding,) = sg210_kernel_coverage.rule_findings(study)
+    (finding,) = _rule_findings(study)
     assert (finding.code, finding.severity, finding.file, finding.pointer) == (
         "SG210", WARNING, "families/toy/study.yaml", "/kernel_groups/1/pattern")
     lines = (tmp_path / "families/toy/study.yaml").read_text().splitlines()
@@ -127,7 +132,7 @@ def test_a_rule_with_a_typo_is_named_at_the_study_file_with_the_unclassified_nam
 def test_a_rule_an_earlier_broad_rule_starves_is_named_with_that_rule(tmp_path):
     broad = [{"pattern": "node", "group": "layers"}, *RULES]
     study = _study(tmp_path, broad, {"layers": [name_time for layers in AS_COLLECTED.values() for name_time in layers]})
-    findings = sg210_kernel_coverage.rule_findings(study)
+    findings = _rule_findings(study)
     assert [f.pointer for f in findings] == ["/kernel_groups/1/pattern", "/kernel_groups/2/pattern",
                                              "/kernel_groups/3/pattern"]
     assert findings[2].message.endswith(
@@ -139,9 +144,9 @@ def test_a_rule_whose_group_lists_only_its_largest_kernels_is_not_named(tmp_path
     # 20 listed pooling layers (as many as a collector lists) may hide a smaller one the second rule took
     many = {"pooling": [(f"node_max_pool2d_{k}", 0.01) for k in range(20)]}
     rules = [{"pattern": "max_pool", "group": "pooling"}, {"pattern": "avg_pool", "group": "pooling"}]
-    assert sg210_kernel_coverage.rule_findings(_study(tmp_path, rules, many)) == []
+    assert _rule_findings(_study(tmp_path, rules, many)) == []
     fewer = {"pooling": [(f"node_max_pool2d_{k}", 0.01) for k in range(19)]}  # a complete listing
-    (finding,) = sg210_kernel_coverage.rule_findings(_study(tmp_path / "b", rules, fewer))
+    (finding,) = _rule_findings(_study(tmp_path / "b", rules, fewer))
     assert finding.pointer == "/kernel_groups/1/pattern"
 
 

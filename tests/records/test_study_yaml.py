@@ -316,3 +316,68 @@ def test_a_key_that_is_not_text_but_not_by_plain_writing_says_what_made_it_so(tm
     assert _key_refusal(tmp_path, "run:\n  ? \n  : 1\n") == (
         "study.yaml:2: a key written as nothing is not text (YAML reads it as no value): write the key's name "
         "(/run/)", "/run/")
+
+
+# Texts whose characters PyYAML's reader counts other than one column each: CRLF and a lone CR, the line breaks
+# NEL, LS and PS, a byte order mark (first and inside a scalar), characters past ASCII, tabs; some end in a refusal
+COUNTED_APART = [
+    "a: 1\r\nb: [x,\r\n  y]\r\n",
+    "a: 1\rb: 2\r",
+    "\ufeffa: 1\nb: \"x \ufeff y\"\n",
+    "a: x\x85y\nb: 'p\u2028q'\nc: \"r\u2029s\"\nd: 1\n",
+    "a: |\r\n  one\r\n  two\r\nb: >\r  three\r  four\r",
+    "k: µé中文 value\n'ü': [ä, ö]\t# note\n",
+    "a: [1, 2\r\nb: 3\r\n",
+    "a: 'open\u2028\nb: 1\n",
+    "a: 1\n\tb: 2\n",
+]
+
+
+def _marks(loader_class, text: str) -> list:
+    """Every node's kind, text and start and end marks (index, line, column)
+    as ``loader_class`` composes ``text``, or the refusal as PyYAML words it
+    (which names its mark), then where the reader stopped."""
+    def at(mark):
+        return mark.index, mark.line, mark.column
+
+    loader = loader_class(text)
+    found = []
+    try:
+        pending = [loader.get_single_node()]
+        while pending:
+            node = pending.pop()
+            if node is None:
+                continue
+            found.append((type(node).__name__, node.value if isinstance(node, yaml.ScalarNode) else None,
+                          at(node.start_mark), at(node.end_mark)))
+            if isinstance(node, yaml.MappingNode):
+                pending.extend(part for pair in node.value for part in pair)
+            elif isinstance(node, yaml.SequenceNode):
+                pending.extend(node.value)
+    except yaml.YAMLError as exc:
+        found.append(str(exc))
+    finally:
+        found.append((loader.pointer, loader.index, loader.line, loader.column))
+        loader.dispose()
+    return found
+
+
+SHIPPED = [path.read_text(encoding="utf-8") for path in sorted(REPO.glob("families/*/study.yaml"))]
+
+
+@pytest.mark.parametrize("text", [*HANDWRITTEN, *COUNTED_APART, *SHIPPED],
+                         ids=range(len(HANDWRITTEN) + len(COUNTED_APART) + len(SHIPPED)))
+def test_the_study_loader_counts_lines_and_columns_as_pyyamls_reader_does(text):
+    # the study loader moves over a run of plain characters at once; PyYAML's Reader.forward steps one at a time
+    loader = load.study_yaml_loader()
+    stepping = type("Stepping", (loader,), {"forward": yaml.reader.Reader.forward})
+    assert _marks(loader, text) == _marks(stepping, text)
+
+
+def test_a_node_after_crlf_line_ends_is_at_its_line_and_column():
+    # "  y]" is the third line (0-based line 2): y stands at column 2, index 6 ("a: 1" CR LF) + 8 ("b: [x," CR LF) + 2
+    marks = _marks(load.study_yaml_loader(), "a: 1\r\nb: [x,\r\n  y]\r\n")
+    assert ("ScalarNode", "y", (16, 2, 2), (17, 2, 3)) in marks
+    # NEL, LS and PS each end a line (inside quotes too): "d" starts 0-based line 6, after 9 + 9 + 9 characters
+    marks = _marks(load.study_yaml_loader(), "a: 'x\x85y'\nb: 'p\u2028q'\nc: \"r\u2029s\"\nd: 1\n")
+    assert [mark for mark in marks if mark[:2] == ("ScalarNode", "d")] == [("ScalarNode", "d", (27, 6, 0), (28, 6, 1))]
