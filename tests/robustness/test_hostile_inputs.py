@@ -295,10 +295,36 @@ def test_a_study_with_a_catastrophic_pattern_is_refused_by_collect_without_re2(t
     done = run_cli("collect", "trtexec", "--family", "tiny", "--job", "j", "--variant", "fp16",
                    "--profile", FIXTURES / "trtexec" / "detr-r50_profile.json")
     assert (done.exit_code, done.out) == (2, "")
-    assert done.err.startswith(f"studygen: {STUDY}:/kernel_groups/0/pattern: regular expression '^(a+)+$' could "
+    # refused as the study file is read, at the rule's line, before any input is read
+    line = study.read_text(encoding="utf-8").splitlines().index("- pattern: ^(a+)+$") + 1
+    assert done.err.startswith(f"studygen: {STUDY}:{line}: regular expression '^(a+)+$' could "
                                "take very long on a long name"), done.err
+    assert done.err.endswith("(/kernel_groups/0/pattern)\n")
     assert snapshot(root / "measurements") == {"tiny/datasets/tiny-val-8.json": (
         root / "measurements" / "tiny" / "datasets" / "tiny-val-8.json").read_bytes()}
+
+
+def test_check_refuses_a_study_whose_rule_collect_refuses_where_it_only_checked_that_the_rule_parses(tmp_path, run_cli,
+                                                                                                       monkeypatch):
+    # a lookbehind keeps RE2 out and fc\\d* is a second unbounded repeat after the unanchored start: the rule parses,
+    # so check loaded the study and its rules went unread (SG210 and SG223 were skipped), while collect refused it
+    root = make_tiny_project(tmp_path / "project")
+    study = root / STUDY
+    spec = yaml.safe_load(study.read_text(encoding="utf-8"))
+    spec["kernel_groups"] = [{"pattern": "gemm", "group": "GEMM"},
+                             {"pattern": "(?<![a-z])fc\\d*(?![a-z])", "group": "GEMM"}]
+    study.write_text(yaml.safe_dump(spec, sort_keys=False), encoding="utf-8")
+    line = study.read_text(encoding="utf-8").splitlines().index("- pattern: (?<![a-z])fc\\d*(?![a-z])") + 1
+    monkeypatch.chdir(root)
+    done = run_cli("check")
+    assert done.exit_code == 1
+    assert done.out.startswith(f"{STUDY}:{line}: SG202 regular expression '(?<![a-z])fc\\\\d*(?![a-z])' could take very "
+                               "long on a long name: 1 unbounded repeat"), done.out
+    assert "(/kernel_groups/1/pattern)" in done.out.splitlines()[0]
+    # the same rule without the repeat (equivalent here: a digit after fc is no letter either) is taken
+    spec["kernel_groups"][1]["pattern"] = "(?<![a-z])fc(?![a-z])"
+    study.write_text(yaml.safe_dump(spec, sort_keys=False), encoding="utf-8")
+    assert "SG202" not in run_cli("check").out
 
 
 # ---- duplicate keys in collector inputs: json keeps the last one silently ----
