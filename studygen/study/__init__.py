@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import functools
 import os
-import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import NamedTuple
 
 from ..errors import RecordError, StudygenError, UsageError
 from ..fsutil import open_to_others, shown_path, shown_paths_in
-from ..patterns import invalid_pattern
 from ..place import Place
 from ..records.inductor_settings import inductor_config_problem
 from ..records.kernel_rules import compile_pattern
