@@ -322,14 +322,11 @@ def refuse_unportable_names(spec: dict, shown: str) -> None:
 
 
 def refuse_invalid_patterns(spec: dict, shown: str) -> None:
-    """RecordError at ``/kernel_groups/N/pattern`` of the first
-    ``kernel_groups`` pattern that collect would not group a profile by
-    (:func:`studygen.records.kernel_rules.compile_pattern`): one that is no
-    regular expression, or one that could backtrack for ages on a long name
-    and that RE2 cannot run. Check and render refuse the study file as
-    collect does; checking only that a pattern parses let a study whose rule
-    collect refuses load, and its rules then went unchecked (SG210's and
-    SG223's readings of them were skipped without a word)."""
+    """RecordError at ``/kernel_groups/N/pattern`` of the first pattern
+    collect would not group by (:func:`studygen.records.kernel_rules.compile_pattern`:
+    no regular expression, or a risk of long backtracking RE2 cannot take).
+    Check and render refuse it as collect does: a study whose rule only
+    parsed once loaded with its rules unread (SG210, SG223 skipped)."""
     for index, rule in enumerate(spec.get("kernel_groups") or []):
         if isinstance(rule, dict):
             compile_pattern(rule["pattern"], shown, f"/kernel_groups/{index}/pattern")
