@@ -451,7 +451,8 @@ _MULTIPLE_HINT = ("quote the ratio of the two profiles' times, or print the two 
 # A best-of over every kernel group: "the H100 is the fastest GPU in every kernel group", "slowest in all groups";
 # group 1 the superlative
 _EVERY_GROUP = lazy_compile(r"\b(fastest|quickest|slowest)\b[^.;:]{0,60}?\b(?:in|across|for)\s+(?:every|each|all)"
-                            r"(?:\s+(?:of\s+)?the)?\s+(?:kernel[\s-])?groups?\b", re.IGNORECASE)
+                            r"(?:\s+(?:of\s+)?the)?\s+(?:kernel[\s-])?groups?\b", re.IGNORECASE,
+    needs=("fastest", "quickest", "slowest"))
 
 
 def _best_finding(study, path: tuple, text: str, match, times: list, readme: str | None) -> Finding | None:

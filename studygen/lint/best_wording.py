@@ -73,7 +73,9 @@ STEMS = ("peak", "maximum", "minimum", "highest", "largest", "biggest", "lowest"
 _HEDGE_BEFORE_RE = lazy_compile(
     r"\b(?:one\s+of|among|amongst|near|nearly|almost|close\s+to|second|third|next|not|never|arguably|"
     r"approaching|below|under|within)\s+(?:(?:the|its|their|his|her|a)\s+)?(?:[\w-]+\s+)?[-\s]?$",
-    re.IGNORECASE)
+    re.IGNORECASE,
+    needs=("one", "among", "near", "almost", "close", "second", "third", "next", "not", "never", "arguably", "approaching",
+           "below", "under", "within"))
 _HEDGE_AFTER_RE = lazy_compile(r"^(?:[-\s]*(?:of\b|case\b|practice|effort|known|ever|possible|-?in-class))",
                                re.IGNORECASE)
 _IDIOM_BEFORE_RE = lazy_compile(r"\bat\s+(?:its\s+|their\s+)?$|\b(?:second|third|next|co)-$", re.IGNORECASE)

@@ -50,7 +50,7 @@ _HEADER_UNIT_RE = lazy_compile(
 _RATE_WORD_UNITS = {u.lower(): unit for u, unit in UNITS.items() if "/" in u and u[0].islower()}
 _HEADER_RATE_RE = lazy_compile(
     r"(?<![\w/'])(" + "|".join(re.escape(u) for u in sorted(_RATE_WORD_UNITS, key=len, reverse=True)) + r")(?!\w)(?!/(?!(?:gpus?|devices?|chips?|cards?|nodes?|ranks?|users?|streams?)\b))",
-    re.IGNORECASE)
+    re.IGNORECASE, needs=("/s",))
 # A header split into the parts of a multi-figure cell: "fp16 ms 800x800 / 800x1067",
 # "plan MiB fp16 to FP8", "GEMM ms fp16 → FP8", "min / max ms", "median (min–max)".
 _HEADER_SPLIT_RE = lazy_compile(PARTING_SLASH + r"|\s+to\s+|\s*(?:→|->|=>)\s*|\s+vs\.?\s+|\s*[–—]\s*")

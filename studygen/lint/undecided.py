@@ -53,6 +53,7 @@ _BEFORE_RE = lazy_compile(
     rf"\b(?:{_NEGATED_MODAL}\s+(?:be\s+)?|(?:impossible|not\s+possible|unable|no\s+way)\s+to\s+)"
     rf"{_DECIDING}\b{_SAME_CLAUSE}$",
     re.IGNORECASE,
+    needs=("can", "could", "may", "might", "possible", "unable", "way"),
 )
 _NO_RE = lazy_compile(r"no\b", re.IGNORECASE)
 

@@ -54,7 +54,7 @@ SOURCE_RE = lazy_compile(
 OPEN_RE = lazy_compile(
     r"\bwhether\b|\bremains?\s+to\s+be\s+(?:seen|shown|measured|tested|determined)\b"
     r"|\b(?:may|might|could)\s+or\s+(?:may|might|could)\s+not\b|\b(?:unknown|unclear|undecided|open\s+question)\b",
-    re.IGNORECASE)
+    re.IGNORECASE, needs=("whether", "remain", "may", "might", "could", "unknown", "unclear", "undecided", "question"))
 # "as expected", "than hoped": the result is stated and compared with the expectation
 _AS_BEFORE_RE = lazy_compile(r"\b(?:as|than)\s+$", re.IGNORECASE)
 _BEFORE_REACH = 8  # characters before an expectation word searched for its "as" or "than"
