@@ -122,7 +122,7 @@ def header_unit(header: str) -> str | None:
 
 _SNAKE_UNITS = {"ms": "ms", "us": "us", "s": "s", "sec": "s", "ns": "ns", "pct": "%", "percent": "%", "x": "x",
                 "mib": "MiB", "gib": "GiB", "kib": "KiB", "mb": "MB", "gb": "GB", "kb": "KB"}
-_SNAKE_UNIT_RE = lazy_compile(r"[A-Za-z0-9]_(" + "|".join(_SNAKE_UNITS) + r")\b", re.IGNORECASE)
+_SNAKE_UNIT_RE = lazy_compile(r"[A-Za-z0-9]_(" + "|".join(_SNAKE_UNITS) + r")\b", re.IGNORECASE, needs=("_",))
 
 _EMPTY = (None, False)
 # A cell holding a range of values: "1.20–1.31", "1.20 to 1.31", "(3 jobs: 1.20 to 1.31)"; group 2 the separator
