@@ -17,20 +17,19 @@ from studygen.patterns import LazyPattern, NeedsPattern, ascii_folded, lazy_comp
 _REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT)
 
 
-def holds_needed_word(items, needs: tuple[str, ...]) -> bool:
-    """True when every match of the parsed sequence ``items`` holds one of ``needs`` as a run of the pattern's
-    own ASCII letters, consumed or looked ahead at (a lookbehind may read before ``pos``, so it never counts):
-    a run of literals that holds a word, or an element that must match and does (a group, a repeat of at least
-    one, a branch each of whose alternatives does). Anything else breaks the run; the reading can only say no
-    where the words are needed (the tests below hold it to that), never yes where they are not."""
-    run = ""
+def holds_needed_word(items, needs: tuple[str, ...], run: str = "") -> bool:
+    """True when every match of the parsed sequence ``items``, right after the literal letters ``run``, holds one
+    of ``needs`` as a run of the pattern's own ASCII letters, consumed or looked ahead at (a lookbehind may read
+    before ``pos``, so it never counts): a run of literals that holds a word, or an element that must match and
+    does (a group, a repeat of at least one, a branch each of whose alternatives does), the run before it carried
+    in (``re`` writes ``twice|thrice`` as ``t`` and a branch). Anything else breaks the run; the reading can only
+    say no where the words are needed (the tests below hold it to that), never yes where they are not."""
     for op, av in items:
         if op is sre.LITERAL and chr(av).isascii():
             run += chr(av).lower()
             continue
         if any(word in run for word in needs):
             return True
-        run = ""
         if op is sre.SUBPATTERN:
             inner = av[-1].data
         elif op is sre.ATOMIC_GROUP:
@@ -40,13 +39,16 @@ def holds_needed_word(items, needs: tuple[str, ...]) -> bool:
         elif op is sre.ASSERT and av[0] == 1:  # a lookahead; av[0] is -1 for a lookbehind
             inner = av[1].data
         elif op is sre.BRANCH:
-            if all(holds_needed_word(branch.data, needs) for branch in av[1]):
+            if all(holds_needed_word(branch.data, needs, run) for branch in av[1]):
                 return True
+            run = ""
             continue
         else:
+            run = ""
             continue
-        if holds_needed_word(inner, needs):
+        if holds_needed_word(inner, needs, run):
             return True
+        run = ""
     return any(word in run for word in needs)
 
 
@@ -73,6 +75,8 @@ def test_the_reading_says_yes_only_where_a_word_is_needed():
     assert needs_words(r"(?:reduc|cut)\w*\s+by", 0, ("by",))
     assert needs_words(r"x(?=\s*per\s+run)", 0, ("per",))  # a lookahead's letters lie before endpos
     assert needs_words(r"(?:a|b)+transfer", 0, ("transfer",))
+    assert needs_words(r"\b(?:twice|thrice)\b", re.I, ("twice", "thrice"))  # parsed as "t" and a branch
+    assert needs_words(r"tw(?:ice)", 0, ("twice",)) and needs_words(r"tw(?=ice)", 0, ("twice",))
     assert not needs_words(r"(?<=per\s)run", 0, ("per",))  # a lookbehind may read before pos
     assert not needs_words(r"fast(?:er)?", 0, ("faster",))  # "fast" alone matches
     assert not needs_words(r"faster|quicker", 0, ("faster",))  # one alternative lacks it
@@ -80,6 +84,8 @@ def test_the_reading_says_yes_only_where_a_word_is_needed():
     assert not needs_words(r"(?:faster)*", 0, ("faster",))
     assert not needs_words(r"fas[tT]er", 0, ("faster",))  # a class breaks the run
     assert not needs_words(r"(?!faster)\w+", 0, ("faster",))
+    assert not needs_words(r"tw(?:ice)?", 0, ("twice",)) and not needs_words(r"t(?:w|h)ice", 0, ("twice", "thice"))
+    assert not needs_words(r"tw(?:i|o)ce", 0, ("twice",))  # one branch lacks it, the run carried in or not
 
 
 def test_every_needs_pattern_of_the_package_needs_its_words():
