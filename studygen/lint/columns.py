@@ -72,11 +72,10 @@ _METRIC_HEADER_RE = lazy_compile(r"^\W*(?:metrics?|quantity|quantities|measures?
 _MAX_LABEL_WORDS = 5
 _MAX_NAMED_LABEL_WORDS = 8
 # A cell's figure followed by the direction it goes ("2x faster", "70% less").
-_COMPARATIVE_RE = lazy_compile(
-    r"^\s*(?:faster|slower|less|more|lower|higher|longer|shorter|smaller|larger|bigger|better|worse|fewer|cheaper|"
-    r"quicker|reduction|increase|decrease|improvement|speedup|speed-up|slowdown|gain|saved|saving|savings)\b",
-    re.IGNORECASE,
-)
+_COMPARATIVE_WORDS = ("faster", "slower", "less", "more", "lower", "higher", "longer", "shorter", "smaller", "larger", "bigger",
+                      "better", "worse", "fewer", "cheaper", "quicker", "reduction", "increase", "decrease", "improvement",
+                      "speedup", "speed-up", "slowdown", "gain", "saved", "saving", "savings")
+_COMPARATIVE_RE = lazy_compile(rf"^\s*(?:{'|'.join(_COMPARATIVE_WORDS)})\b", re.IGNORECASE, needs=_COMPARATIVE_WORDS)
 _MAX_COMPARATIVE_WORDS = 4
 _PLAIN_INT_RE = lazy_compile(r"\d+")
 _RANGE_HEADER_RE = lazy_compile(r"\brange\b", re.IGNORECASE)

@@ -47,6 +47,10 @@ _AFTER_RE = lazy_compile(
     rf"|{_SAME_CLAUSE}\b(?:is|are|was|were|remains?|remained)\s+(?:still\s+)?"
     rf"(?:impossible|not\s+possible|unclear|unknown|undecided|undetermined|uncertain)\b",
     re.IGNORECASE,
+    # a stem of each verb of _DECIDING, and of each word of an open outcome ("know" of "unknown")
+    needs=("say", "said", "tell", "told", "establish", "determine", "decide", "conclude", "claim", "state", "judge",
+           "know", "confirm", "show", "prove", "resolve", "settle", "infer", "rule", "separate", "distinguish",
+           "possible", "unclear", "uncertain"),
 )
 # before the phrase: a modal of inability and its verb, then at most a "whether", "if" or "that" and the phrase's clause
 _BEFORE_RE = lazy_compile(

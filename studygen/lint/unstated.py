@@ -49,7 +49,10 @@ SOURCE_RE = lazy_compile(
     r"|\b(?:earlier|prior|previous|related|other|existing|published)\s+(?:work|studies|study|papers?|reports?|"
     r"results|benchmarks?)\b"
     r"|\([^()]{0,80}?\b(?:19|20)\d\d[a-z]?\)|\bhttps?://|\bwww\.|\]\(",
-    re.IGNORECASE)
+    re.IGNORECASE,
+    # one word of each alternative: a source named, a kind of earlier work, a year's century, a link
+    needs=("claim", "according", "vendor", "sheet", "paper", "blog", "mlperf", "literature", "et", "earlier", "prior",
+           "previous", "related", "other", "existing", "published", "19", "20", "http", "www.", "]("))
 # A question left open: what is asked, not answered
 OPEN_RE = lazy_compile(
     r"\bwhether\b|\bremains?\s+to\s+be\s+(?:seen|shown|measured|tested|determined)\b"
