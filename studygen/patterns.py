@@ -81,9 +81,10 @@ class NeedsPattern:
     between ``pos`` and ``endpos`` (all of it for ``sub``) holds none of
     them there is no match, and the pattern is neither compiled nor run.
     ``tests/foundation/test_pattern_needs.py`` reads each such pattern of
-    the package and asserts its words are needed. Offers ``re.Pattern``'s
-    matching methods but ``split`` and ``pattern``; any other attribute is
-    the compiled pattern's."""
+    the package and asserts its words are needed. Offers ``search``,
+    ``match``, ``fullmatch``, ``finditer``, ``findall``, ``sub``, ``subn``
+    and ``pattern``; any other attribute (``split`` too) is the compiled
+    pattern's, compiled at that first use."""
 
     def __init__(self, pattern: LazyPattern, needs: tuple[str, ...]) -> None:
         self.pattern = pattern.pattern
@@ -117,6 +118,8 @@ class NeedsPattern:
         return self.full.subn(repl, string, count) if self._possible(string) else (string, 0)
 
     def __getattr__(self, name: str):
+        if name == "full":  # not set yet (a copy being built): no recursion through self.full
+            raise AttributeError(name)
         return getattr(self.full, name)
 
     def __repr__(self) -> str:
