@@ -7,6 +7,9 @@ also of a ``studygen check`` whose findings are reused (measured with
 :class:`GuardedPattern` goes one step further for a costly pattern that
 most texts hold no match of: a cheaper pattern finds where a match could
 start, and the costly one is compiled only once that finds something.
+:class:`NeedsPattern` (``lazy_compile(..., needs=WORDS)``) does the same
+with substring tests: a pattern each of whose matches holds one of a few
+words is neither compiled nor run on a text that holds none of them.
 """
 
 from __future__ import annotations
@@ -46,9 +49,81 @@ class LazyPattern:
         return f"LazyPattern({self.pattern!r}, {self._flags_given!r})"
 
 
-def lazy_compile(pattern: str, flags: int = 0) -> LazyPattern:
-    """``re.compile`` deferred to first use (see :class:`LazyPattern`)."""
+def lazy_compile(pattern: str, flags: int = 0, needs: tuple[str, ...] = ()) -> LazyPattern | NeedsPattern:
+    """``re.compile`` deferred to first use (see :class:`LazyPattern`); with
+    ``needs``, behind their substring test (:class:`NeedsPattern`)."""
+    if needs:
+        return NeedsPattern(LazyPattern(pattern, flags), needs)
     return LazyPattern(pattern, flags)
+
+
+# The characters other than A-Z that Python's re.IGNORECASE matches to an ASCII letter (the re module's
+# documentation names these four), as the letter: with str.lower() after, a text holds a lowercase ASCII
+# word as a substring wherever an IGNORECASE pattern of that word finds it (tests/lint/test_vocabulary.py).
+_ASCII_CASE_FOLD = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"})
+_FOLDED_LETTERS = tuple(chr(code) for code in _ASCII_CASE_FOLD)
+
+
+def ascii_folded(text: str) -> str:
+    """``text`` lower-cased so that a lowercase ASCII word is a substring of it wherever ``re.IGNORECASE`` would
+    match that word in ``text``. Text without any of the four letters is only lower-cased (``str.translate`` looks
+    every character up, the substring tests do not)."""
+    if text.isascii() or not any(letter in text for letter in _FOLDED_LETTERS):
+        return text.lower()
+    return text.translate(_ASCII_CASE_FOLD).lower()
+
+
+class NeedsPattern:
+    """A pattern (a :class:`LazyPattern`) every match of which holds one of
+    ``needs``, lowercase ASCII words, as the pattern's own letters (in what
+    it matches or in a lookahead, never only in a lookbehind), in any case
+    ``re.IGNORECASE`` reads as theirs: where the :func:`ascii_folded` text
+    between ``pos`` and ``endpos`` (all of it for ``sub``) holds none of
+    them there is no match, and the pattern is neither compiled nor run.
+    ``tests/foundation/test_pattern_needs.py`` reads each such pattern of
+    the package and asserts its words are needed. Offers ``search``,
+    ``match``, ``fullmatch``, ``finditer``, ``findall``, ``sub``, ``subn``
+    and ``pattern``; any other attribute (``split`` too) is the compiled
+    pattern's, compiled at that first use."""
+
+    def __init__(self, pattern: LazyPattern, needs: tuple[str, ...]) -> None:
+        self.pattern = pattern.pattern
+        self.full = pattern
+        self.needs = needs
+
+    def _possible(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> bool:
+        # re reads a negative pos or endpos as 0; a slice would count it from the end
+        folded = ascii_folded(string[max(pos, 0):max(endpos, 0)])
+        return any(word in folded for word in self.needs)
+
+    def search(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match | None:
+        return self.full.search(string, pos, endpos) if self._possible(string, pos, endpos) else None
+
+    def match(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match | None:
+        return self.full.match(string, pos, endpos) if self._possible(string, pos, endpos) else None
+
+    def fullmatch(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match | None:
+        return self.full.fullmatch(string, pos, endpos) if self._possible(string, pos, endpos) else None
+
+    def finditer(self, string: str, pos: int = 0, endpos: int = sys.maxsize):
+        return self.full.finditer(string, pos, endpos) if self._possible(string, pos, endpos) else iter(())
+
+    def findall(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> list:
+        return self.full.findall(string, pos, endpos) if self._possible(string, pos, endpos) else []
+
+    def sub(self, repl, string: str, count: int = 0) -> str:
+        return self.full.sub(repl, string, count) if self._possible(string) else string
+
+    def subn(self, repl, string: str, count: int = 0) -> tuple[str, int]:
+        return self.full.subn(repl, string, count) if self._possible(string) else (string, 0)
+
+    def __getattr__(self, name: str):
+        if name == "full":  # not set yet (a copy being built): no recursion through self.full
+            raise AttributeError(name)
+        return getattr(self.full, name)
+
+    def __repr__(self) -> str:
+        return f"NeedsPattern({self.full!r}, needs={self.needs!r})"
 
 
 class GuardedPattern:

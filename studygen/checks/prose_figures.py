@@ -43,7 +43,7 @@ _FIGURE_RE = re.compile(
 _STATISTIC_FIGURE_RE = lazy_compile(
     r"\b(?:AP(?:50|75|s|m|l)?|AR(?:1|10|100|s|m|l))\s+(?i:(?:is|was|stays|remains|reads|of|at|falls|drops|rises|"
     r"goes|moves|climbs|from|=|:)\s*){1,3}(?P<first>0\.\d+)(?![\w.]?\d)"
-    r"(?:\s*(?i:to|against|vs\.?|versus)\s+(?P<second>0\.\d+)(?![\w.]?\d))?")
+    r"(?:\s*(?i:to|against|vs\.?|versus)\s+(?P<second>0\.\d+)(?![\w.]?\d))?", needs=("0.",))
 
 
 def sentence_at(text: str, start: int) -> str:

@@ -296,7 +296,7 @@ DATA_TRANSFERS = lazy_compile(
     rf"(?:the\s+|any\s+)?{_TRANSFERS}\b|\b{_TRANSFERS}\s+(?:excluded|{_BE}(?:off|disabled|skipped|omitted))\b)"
     rf"|(?P<on>\b(?:with|including)\s+(?:the\s+)?{_TRANSFERS}\b{_NOT_OFF}"
     rf"|\b{_TRANSFERS}\s+(?:included|{_BE}(?:on|enabled))\b)",
-    re.IGNORECASE)
+    re.IGNORECASE, needs=("transfer", "copies"))
 
 
 # where a comparison's reference begins ("faster than the A10G run", "against fp32")

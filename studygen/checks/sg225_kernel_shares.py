@@ -310,7 +310,8 @@ _CHANGE = lazy_compile(
     r"\b(?:a|an)\s+(?:(?P<down_noun>cut|drop|fall|reduction|decrease|saving)|(?P<up_noun>rise|increase|growth))"
     r"\s+of\s+)?(?:\b(?P<hedge>about|around|roughly|nearly|almost|approximately|some)\s+|~\s*)?"
     r"(?<![\w.])(?P<figure>\d+(?:\.\d+)?)\s?%(?:\s+(?:(?P<less>less|lower|below|shorter|smaller)|"
-    r"(?P<more>more|higher|above|longer|larger|greater)|(?P<either>faster|slower|quicker))\b)?", re.IGNORECASE)
+    r"(?P<more>more|higher|above|longer|larger|greater)|(?P<either>faster|slower|quicker))\b)?", re.IGNORECASE,
+    needs=("%",))
 _BOUNDED = lazy_compile(r"\b(?:over|under|more\s+than|less\s+than|at\s+(?:least|most)|up\s+to|above|below)\s+$",
                         re.IGNORECASE)
 # how far a multiple in words may lie from the ratio it states ("doubles" of 1.9x to 2.1x); after a hedge, twice that
@@ -451,7 +452,8 @@ _MULTIPLE_HINT = ("quote the ratio of the two profiles' times, or print the two 
 # A best-of over every kernel group: "the H100 is the fastest GPU in every kernel group", "slowest in all groups";
 # group 1 the superlative
 _EVERY_GROUP = lazy_compile(r"\b(fastest|quickest|slowest)\b[^.;:]{0,60}?\b(?:in|across|for)\s+(?:every|each|all)"
-                            r"(?:\s+(?:of\s+)?the)?\s+(?:kernel[\s-])?groups?\b", re.IGNORECASE)
+                            r"(?:\s+(?:of\s+)?the)?\s+(?:kernel[\s-])?groups?\b", re.IGNORECASE,
+    needs=("fastest", "quickest", "slowest"))
 
 
 def _best_finding(study, path: tuple, text: str, match, times: list, readme: str | None) -> Finding | None:

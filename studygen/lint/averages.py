@@ -55,7 +55,7 @@ _MEANS = ("arithmetic", "geometric", "median")
 # right before the figure; a hedge ("is about 66 GB") or a denial ("is not 68 GB") stands between and is not read
 _PROSE_AVERAGE_RE = lazy_compile(
     r"\b(?:average|mean|avg\.?)\s+((?:[A-Za-z][\w-]*\s+){1,4}?)(?:(?:across|over|for|of)\s+[^,;:()]{0,60}?\s+)?"
-    r"(?:is|was|comes\s+to|stands\s+at|=|:)\s*$", re.IGNORECASE)
+    r"(?:is|was|comes\s+to|stands\s+at|=|:)\s*$", re.IGNORECASE, needs=("average", "mean", "avg"))
 _PROSE_REACH = 120  # characters before a figure that may hold its statistic word and quantity
 
 

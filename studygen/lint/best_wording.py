@@ -73,7 +73,9 @@ STEMS = ("peak", "maximum", "minimum", "highest", "largest", "biggest", "lowest"
 _HEDGE_BEFORE_RE = lazy_compile(
     r"\b(?:one\s+of|among|amongst|near|nearly|almost|close\s+to|second|third|next|not|never|arguably|"
     r"approaching|below|under|within)\s+(?:(?:the|its|their|his|her|a)\s+)?(?:[\w-]+\s+)?[-\s]?$",
-    re.IGNORECASE)
+    re.IGNORECASE,
+    needs=("one", "among", "near", "almost", "close", "second", "third", "next", "not", "never", "arguably", "approaching",
+           "below", "under", "within"))
 _HEDGE_AFTER_RE = lazy_compile(r"^(?:[-\s]*(?:of\b|case\b|practice|effort|known|ever|possible|-?in-class))",
                                re.IGNORECASE)
 _IDIOM_BEFORE_RE = lazy_compile(r"\bat\s+(?:its\s+|their\s+)?$|\b(?:second|third|next|co)-$", re.IGNORECASE)
@@ -110,9 +112,10 @@ COPULA_BEFORE_RE = lazy_compile(
 # a comment on it after a comma ("..., underscoring how much precision matters") likewise restricts no row
 CAUSE_RE = lazy_compile(r"[\s,]*\b(?:due\s+to|thanks\s+to|owing\s+to|because|as\s+a\s+result\s+of)\b|\s*,\s*(?:underscoring|"
                         r"highlighting|showing|suggesting|indicating|confirming|demonstrating|reflecting)\b", re.IGNORECASE)
-HAVE_BEFORE_RE = lazy_compile(
-    r"\b(?:has|have|had|gives|gave|delivers|delivered|achieves|achieved|reaches|reached|hits|posts|posted|shows|"
-    rf"showed|records|recorded|attains|attained|sustains|sustained|gets|got|sees|saw)\s+{_ADVERB}(?:the|a)\s+$", re.IGNORECASE)
+_HAVING_VERBS = ("has", "have", "had", "gives", "gave", "delivers", "delivered", "achieves", "achieved", "reaches", "reached",
+                 "hits", "posts", "posted", "shows", "showed", "records", "recorded", "attains", "attained", "sustains",
+                 "sustained", "gets", "got", "sees", "saw")
+HAVE_BEFORE_RE = lazy_compile(rf"\b(?:{'|'.join(_HAVING_VERBS)})\s+{_ADVERB}(?:the|a)\s+$", re.IGNORECASE, needs=_HAVING_VERBS)
 _OPENING_BEFORE_RE = lazy_compile(r"(?:^|,)\s*(?:the\s+)?$", re.IGNORECASE)
 
 # one word of the phrase a superlative qualifies ("-precision" of "highest-precision" included)

@@ -50,7 +50,7 @@ _HEADER_UNIT_RE = lazy_compile(
 _RATE_WORD_UNITS = {u.lower(): unit for u, unit in UNITS.items() if "/" in u and u[0].islower()}
 _HEADER_RATE_RE = lazy_compile(
     r"(?<![\w/'])(" + "|".join(re.escape(u) for u in sorted(_RATE_WORD_UNITS, key=len, reverse=True)) + r")(?!\w)(?!/(?!(?:gpus?|devices?|chips?|cards?|nodes?|ranks?|users?|streams?)\b))",
-    re.IGNORECASE)
+    re.IGNORECASE, needs=("/s",))
 # A header split into the parts of a multi-figure cell: "fp16 ms 800x800 / 800x1067",
 # "plan MiB fp16 to FP8", "GEMM ms fp16 → FP8", "min / max ms", "median (min–max)".
 _HEADER_SPLIT_RE = lazy_compile(PARTING_SLASH + r"|\s+to\s+|\s*(?:→|->|=>)\s*|\s+vs\.?\s+|\s*[–—]\s*")
@@ -72,11 +72,10 @@ _METRIC_HEADER_RE = lazy_compile(r"^\W*(?:metrics?|quantity|quantities|measures?
 _MAX_LABEL_WORDS = 5
 _MAX_NAMED_LABEL_WORDS = 8
 # A cell's figure followed by the direction it goes ("2x faster", "70% less").
-_COMPARATIVE_RE = lazy_compile(
-    r"^\s*(?:faster|slower|less|more|lower|higher|longer|shorter|smaller|larger|bigger|better|worse|fewer|cheaper|"
-    r"quicker|reduction|increase|decrease|improvement|speedup|speed-up|slowdown|gain|saved|saving|savings)\b",
-    re.IGNORECASE,
-)
+_COMPARATIVE_WORDS = ("faster", "slower", "less", "more", "lower", "higher", "longer", "shorter", "smaller", "larger", "bigger",
+                      "better", "worse", "fewer", "cheaper", "quicker", "reduction", "increase", "decrease", "improvement",
+                      "speedup", "speed-up", "slowdown", "gain", "saved", "saving", "savings")
+_COMPARATIVE_RE = lazy_compile(rf"^\s*(?:{'|'.join(_COMPARATIVE_WORDS)})\b", re.IGNORECASE, needs=_COMPARATIVE_WORDS)
 _MAX_COMPARATIVE_WORDS = 4
 _PLAIN_INT_RE = lazy_compile(r"\d+")
 _RANGE_HEADER_RE = lazy_compile(r"\brange\b", re.IGNORECASE)
@@ -122,7 +121,7 @@ def header_unit(header: str) -> str | None:
 
 _SNAKE_UNITS = {"ms": "ms", "us": "us", "s": "s", "sec": "s", "ns": "ns", "pct": "%", "percent": "%", "x": "x",
                 "mib": "MiB", "gib": "GiB", "kib": "KiB", "mb": "MB", "gb": "GB", "kb": "KB"}
-_SNAKE_UNIT_RE = lazy_compile(r"[A-Za-z0-9]_(" + "|".join(_SNAKE_UNITS) + r")\b", re.IGNORECASE)
+_SNAKE_UNIT_RE = lazy_compile(r"[A-Za-z0-9]_(" + "|".join(_SNAKE_UNITS) + r")\b", re.IGNORECASE, needs=("_",))
 
 _EMPTY = (None, False)
 # A cell holding a range of values: "1.20–1.31", "1.20 to 1.31", "(3 jobs: 1.20 to 1.31)"; group 2 the separator

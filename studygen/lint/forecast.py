@@ -33,13 +33,16 @@ import re
 from ..patterns import lazy_compile
 
 _EXPECT_RE = lazy_compile(
-    r"\b(?:expect(?:ed|s|ing)?|anticipat(?:e|es|ed|ing)|projected|predicted|forecasts?)\b", re.IGNORECASE)
+    r"\b(?:expect(?:ed|s|ing)?|anticipat(?:e|es|ed|ing)|projected|predicted|forecasts?)\b", re.IGNORECASE,
+    needs=("expect", "anticipat", "projected", "predicted", "forecast"))
 # a measurement judged against a forecast: "as expected", "than we had anticipated", "as was predicted"
 _JUDGED_RE = lazy_compile(
     r"\b(?:as|than)\s+(?:(?:we|I|they|one|was|were|had|been|is|are|originally|initially)\s+){0,3}"
-    r"(?:expected|anticipated|predicted|projected|forecast)\b", re.IGNORECASE)
+    r"(?:expected|anticipated|predicted|projected|forecast)\b", re.IGNORECASE,
+    needs=("expected", "anticipated", "predicted", "projected", "forecast"))
 # a goal's label right before the range: "Target gain: ", "**Goal**: ", "- target speedup (7B): "
-_GOAL_LABEL_RE = lazy_compile(r"\b(?:targets?|goals?|aims?)\b[^:.;\n]{0,40}:[\s*_`]*$", re.IGNORECASE)
+_GOAL_LABEL_RE = lazy_compile(r"\b(?:targets?|goals?|aims?)\b[^:.;\n]{0,40}:[\s*_`]*$", re.IGNORECASE,
+    needs=("target", "goal", "aim"))
 # where a second clause starts: what it states is no longer under the first one's "expected"
 _JOIN_RE = lazy_compile(r";|\b(?:but|and|while|whereas|though|although|yet)\b", re.IGNORECASE)
 _REACH = 200  # characters of the clause read before a range: a lead-in or a verb of expectation stands close

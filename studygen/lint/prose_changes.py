@@ -90,7 +90,7 @@ _WORDS = "|".join(sorted(_WORD_SENSE, key=len, reverse=True))
 _AFTER_RE = lazy_compile(rf"\s*({_WORDS})\b", re.IGNORECASE)
 # "a 38% reduction in latency", "a 20% throughput gain"
 _NOUN_AFTER_RE = lazy_compile(
-    r"\s*((?:[A-Za-z][\w-]*\s+){0,2}?)(" + "|".join(_NOUN_SENSE) + r")s?\b", re.IGNORECASE)
+    r"\s*((?:[A-Za-z][\w-]*\s+){0,2}?)(" + "|".join(_NOUN_SENSE) + r")s?\b", re.IGNORECASE, needs=tuple(_NOUN_SENSE))
 # "by up to 38%", "by about 38%": a hedge between "by" and the figure
 _HEDGE_BEFORE = r"(?:(?:up\s*to|about|around|roughly|nearly|almost|approximately|~|≈|at\s+least|at\s+most|over|" \
                 r"more\s+than|less\s+than|on\s+average)\s*)?$"
@@ -99,7 +99,7 @@ _BY = r"by\s+" + _HEDGE_BEFORE
 # group's name does ("cuts GEMM/MatMul time by 2%"): a slash that broke the object left the change unread
 _VERB_BEFORE_RE = lazy_compile(
     r"\b(reduc|decreas|cut|lower|shrink|shrank|trim|increas|rais|grow|grew|climb|rise|rose)\w*\s+((?:[`*_]*[\w.+-]+(?:/[\w.+-]+)*[`*_]*\s+){0,5}?)" + _BY,
-    re.IGNORECASE)
+    re.IGNORECASE, needs=tuple(_VERB_SENSE))
 _WORD_BEFORE_RE = lazy_compile(rf"\b({_WORDS})\s+" + _BY, re.IGNORECASE)
 # a comparative anywhere in a clause ("1.42x faster than fp32"): what a change named by a noun alone is of
 _CLAUSE_COMPARATIVE_RE = lazy_compile(rf"\b({_WORDS})\s+than\b", re.IGNORECASE)
@@ -113,7 +113,8 @@ def _noun_end(change) -> int:
     return at + len(change.written) if at >= 0 else len(change.clause)
 # "saves 12% of the time", "shaves 12% off", "cuts 38% from the latency": a verb of saving, the figure its object
 _SAVING_VERB_RE = lazy_compile(
-    r"\b(?:sav(?:e|es|ed|ing)|shav(?:e|es|ed|ing)|cut(?:s|ting)?|trim(?:s|med|ming)?)\s+" + _HEDGE_BEFORE, re.IGNORECASE)
+    r"\b(?:sav(?:e|es|ed|ing)|shav(?:e|es|ed|ing)|cut(?:s|ting)?|trim(?:s|med|ming)?)\s+" + _HEDGE_BEFORE, re.IGNORECASE,
+    needs=("sav", "shav", "cut", "trim"))
 
 # "10% lower than the budget", "stays 5% under its 8 ms target": the figure is measured against a bound the
 # study set, not against another variant; read as a change between the table's two variants, a true sentence

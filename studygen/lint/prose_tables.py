@@ -52,15 +52,18 @@ from .worded_ratios import reading_at
 # --- a share stated as a reduction --------------------------------------------------
 
 _REDUCTION_NOUNS = r"reductions?|decreases?|drops?|savings?|cuts?"
+_REDUCTION_STEMS = ("reduction", "decrease", "drop", "saving", "cut")  # one of which each noun above holds
 # "54% ITL slope reduction", "a 30% memory saving": the quantity words sit between the figure and the noun
-_SHARE_AS_NOUN_RE = lazy_compile(r"\s*((?:[A-Za-z][\w-]*\s+){0,3}?)(?:" + _REDUCTION_NOUNS + r")\b", re.IGNORECASE)
+_SHARE_AS_NOUN_RE = lazy_compile(r"\s*((?:[A-Za-z][\w-]*\s+){0,3}?)(?:" + _REDUCTION_NOUNS + r")\b", re.IGNORECASE,
+    needs=_REDUCTION_STEMS)
 # "40% lower ITL", "a 30% reduction in memory"
 _SHARE_AS_ADJECTIVE_RE = lazy_compile(
-    r"\s*(?:lower|less|smaller|shorter|(?:" + _REDUCTION_NOUNS + r")\s+(?:in|of))\s+((?:[A-Za-z][\w-]*\s*){1,3})", re.IGNORECASE)
+    r"\s*(?:lower|less|smaller|shorter|(?:" + _REDUCTION_NOUNS + r")\s+(?:in|of))\s+((?:[A-Za-z][\w-]*\s*){1,3})", re.IGNORECASE,
+    needs=("lower", "less", "smaller", "shorter", *_REDUCTION_STEMS))
 # "reduces the ITL slope by 46%", "cut memory by 30%"
 _REDUCES_BY_RE = lazy_compile(
     r"\b(?:reduc\w*|decreas\w*|cuts?|lower(?:s|ed)?|drops?|dropped|shrinks?|shrank)\s+((?:[A-Za-z][\w-]*\s+){0,4}?)by\s*$",
-    re.IGNORECASE)
+    re.IGNORECASE, needs=("reduc", "decreas", "cut", "lower", "drop", "shrink", "shrank"))
 # "(% of BF16)", "percent of fp16" in a header
 _SHARE_HEADER_RE = lazy_compile(r"(?:%|\bpercent)\s*of\s+(?:the\s+)?[`*_]*([A-Za-z][\w.+-]*)", re.IGNORECASE)
 # "at 54% of BF16": the reference right after the figure

@@ -56,6 +56,9 @@ _BY_BEFORE_RE = lazy_compile(
     r"\b(?:(increas\w*|rais\w*|boost\w*|grow\w*|grew)|(reduc\w*|cut\w*|lower\w*|decreas\w*|shrink\w*|shrank|drop\w*|"
     r"trim\w*|sav\w*))\s+(?:[\w()-]+\s+){0,5}?by\s+(?:about\s+|roughly\s+|~)?$",
     re.IGNORECASE,
+
+    needs=("increas", "rais", "boost", "grow", "grew", "reduc", "cut", "lower", "decreas", "shrink", "shrank", "drop",
+           "trim", "sav"),
 )
 _BEFORE_WINDOW = 80
 # the adjective of a worded ratio ("twice as fast as", :mod:`.worded_ratios`) -> the direction it states

@@ -39,11 +39,13 @@ _SPAN_RE = lazy_compile(
     + r"|\b(?:" + _NOUNS + r")-to-(?:" + _NOUNS + r")\b"
     + r"|\bfrom\s+one\s+(?:" + _NOUNS + r")\s+to\s+(?:the\s+next|another)\b",
     re.IGNORECASE,
+    needs=("each", "every", "all", "both", "any", "pair", "-to-", "from"),
 )
 # "the medians over every compilation", "averaged across all runs": the repeats a figure pools
 _POOLED_BEFORE_RE = lazy_compile(
     r"\b(?:medians?|means?|averages?|averaged|totals?|sums?|summed|pooled|geomean|aggregated?)\s+(?:[\w-]+\s+){0,2}?"
-    r"(?:over|across|of|for)\s+(?:the\s+)?$", re.IGNORECASE)
+    r"(?:over|across|of|for)\s+(?:the\s+)?$", re.IGNORECASE,
+    needs=("median", "mean", "average", "total", "sum", "pooled", "aggregate"))
 _NOUN_RE = lazy_compile(r"\b(" + _NOUNS + r")(?:e?s)?\b", re.IGNORECASE)
 # How far a statement reaches either side of its range (characters): bounds the cost per range on a sentence
 # shaped to slow lint down, far past any hand-written statement.

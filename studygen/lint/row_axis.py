@@ -36,7 +36,7 @@ from ..patterns import LazyPattern, lazy_compile
 from .document import Document, Table
 from .row_variants import RowPair, measured_series
 from .text import keywords, normalize
-from .variant_pairs import REFERENCE_BEFORE_RE
+from .variant_pairs import reference_before
 from .vocabulary import CONFIGURATION_WORDS
 
 _NUMBER_LABEL_RE = lazy_compile(r"\d+(?:\.\d+)?")
@@ -189,7 +189,7 @@ def named_rows(table: Table, clause: str) -> tuple[int, int, int | None] | None:
         return None
     first, second = sorted(labels, key=lambda label: min(s[0] for s in kept if s[2] == label))
     references = [index for index, label in enumerate((first, second))
-                  if REFERENCE_BEFORE_RE.search(lowered, 0, min(s[0] for s in kept if s[2] == label))]
+                  if reference_before(lowered, min(s[0] for s in kept if s[2] == label))]
     if len(references) == 1:
         named_end = max(s[1] for s in kept if s[2] == (first, second)[references[0]])
         if _SECOND_REFERENCE_RE.match(lowered, named_end):

@@ -113,7 +113,8 @@ _DECLARED_HEADING_RE = lazy_compile(
 _DECLARED_CELL_RE = lazy_compile(r"^\s*(?:" + _NOT + r"\s+(?:tried|measured|run|tested|benchmarked)|untested|unmeasured)\b", re.IGNORECASE)
 # The words of a declaring cell that reach past its table: "not tested on any platform", "not run in this study"
 _WIDER_SCOPE_RE = lazy_compile(r"\b(?:anywhere|everywhere|elsewhere|(?:on|in|for|across|with|at)\s+(?:any|all|every)\b|"
-                               r"(?:in|for|throughout)\s+(?:this|the|our)\s+(?:study|report|evaluation|benchmarks?)\b)", re.IGNORECASE)
+                               r"(?:in|for|throughout)\s+(?:this|the|our)\s+(?:study|report|evaluation|benchmarks?)\b)", re.IGNORECASE,
+    needs=("anywhere", "everywhere", "elsewhere", "any", "all", "every", "study", "report", "evaluation", "benchmark"))
 
 OUTCOME_RE = lazy_compile(
     r"\b(?:faster|slower|speedups?|speed-ups?|slowdowns?|gains?|gained|pays?(?:\s+off)?|paid\s+off|helps?|helped|hurts?|"

@@ -108,7 +108,9 @@ _UNRESTRICTED_RE = lazy_compile(
 _MODIFIER_AFTER_RE = lazy_compile(
     r"\s*(?:[a-z/-]+\s+){0,3}?(?:are|were|is|was|be|been|being|have|had|has|get|got|fail(?:ed|s)?|count(?:ed|s)?|"
     r"show(?:ed|n|s)?|drop(?:ped|s)?|discard(?:ed|s)?|exclud(?:ed|es)|remov(?:ed|es)|mark(?:ed|s)?|flag(?:ged|s)?|"
-    r"hit|see|saw)\b", re.IGNORECASE)
+    r"hit|see|saw)\b", re.IGNORECASE,
+    needs=("are", "were", "is", "was", "be", "have", "had", "has", "get", "got", "fail", "count", "show", "drop", "discard",
+           "exclud", "remov", "mark", "flag", "hit", "see", "saw"))
 _CLAUSE_BREAKS = ";:"
 # how far back a bound's subject is sought: a subject and its verb, not a paragraph (names are read in it)
 _SUBJECT_REACH = 240

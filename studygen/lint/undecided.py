@@ -47,12 +47,17 @@ _AFTER_RE = lazy_compile(
     rf"|{_SAME_CLAUSE}\b(?:is|are|was|were|remains?|remained)\s+(?:still\s+)?"
     rf"(?:impossible|not\s+possible|unclear|unknown|undecided|undetermined|uncertain)\b",
     re.IGNORECASE,
+    # a stem of each verb of _DECIDING, and of each word of an open outcome ("know" of "unknown")
+    needs=("say", "said", "tell", "told", "establish", "determine", "decide", "conclude", "claim", "state", "judge",
+           "know", "confirm", "show", "prove", "resolve", "settle", "infer", "rule", "separate", "distinguish",
+           "possible", "unclear", "uncertain"),
 )
 # before the phrase: a modal of inability and its verb, then at most a "whether", "if" or "that" and the phrase's clause
 _BEFORE_RE = lazy_compile(
     rf"\b(?:{_NEGATED_MODAL}\s+(?:be\s+)?|(?:impossible|not\s+possible|unable|no\s+way)\s+to\s+)"
     rf"{_DECIDING}\b{_SAME_CLAUSE}$",
     re.IGNORECASE,
+    needs=("can", "could", "may", "might", "possible", "unable", "way"),
 )
 _NO_RE = lazy_compile(r"no\b", re.IGNORECASE)
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ..patterns import GuardedPattern, lazy_compile
+from ..patterns import GuardedPattern, ascii_folded, lazy_compile
 
 _UNITS = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
@@ -399,21 +399,7 @@ def noise_stem_offsets(lowered: str) -> list[int]:
     return offsets
 
 
-# The characters other than A-Z that Python's re.IGNORECASE matches to an ASCII letter (the re module's
-# documentation names these four), as the letter: with str.lower() after, a text holds a lowercase ASCII
-# word as a substring wherever an IGNORECASE pattern of that word finds it (tests/lint/test_vocabulary.py).
-_ASCII_CASE_FOLD = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"})
 _VERDICT_STEMS = tuple(stem.strip() for stem in NOISE_STEMS)
-_FOLDED_LETTERS = tuple(chr(code) for code in _ASCII_CASE_FOLD)
-
-
-def ascii_folded(text: str) -> str:
-    """``text`` lower-cased so that a lowercase ASCII word is a substring of it wherever ``re.IGNORECASE`` would
-    match that word in ``text``. Text without any of the four letters is only lower-cased (``str.translate`` looks
-    every character up, the substring tests do not)."""
-    if text.isascii() or not any(letter in text for letter in _FOLDED_LETTERS):
-        return text.lower()
-    return text.translate(_ASCII_CASE_FOLD).lower()
 
 
 def holds_verdict_stem(folded: str) -> bool:
@@ -453,6 +439,9 @@ EXPECTATION_RE = lazy_compile(
     r"\b(?:should|would|will|shall|expect(?:s|ed|ing)?|expectations?|hope[sd]?|aims?|goal|target(?:s|ed)?|predicted|"
     r"anticipated?|supposed\s+to|ought\s+to|planned|plan\s+to|to\s+be\s+(?:confirmed|verified|checked))\b",
     re.IGNORECASE,
+
+    needs=("should", "would", "will", "shall", "expect", "hope", "aim", "goal", "target", "predicted", "anticipate",
+           "supposed", "ought", "plan", "confirmed", "verified", "checked"),
 )
 
 

@@ -72,7 +72,7 @@ def _pattern(named: bool) -> str:
 
 
 WORDED_RATIO_RE = lazy_compile(_pattern(True), re.IGNORECASE)
-# the phrase inside another pattern (a reference's lead-in, :data:`~studygen.lint.variant_pairs.REFERENCE_BEFORE_RE`)
+# the phrase inside another pattern (a reference's lead-in, :func:`~studygen.lint.variant_pairs.reference_before`)
 WORDED_RATIO = _pattern(False)
 # a word every phrase holds: a text without one holds none, and the pattern is not run over it
 _QUICK_RE = lazy_compile(r"\b(?:twice|thrice|times|half|third|quarter|fourth|fifth|tenth|halve[sd]|double[sd]|"

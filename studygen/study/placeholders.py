@@ -77,7 +77,8 @@ _ANYWHERE_WORDS = ("tbd", "tba", "xxx")
 _NOTE_WORDS = ("todo", "fixme", r"fill\s+in", r"lorem\s+ipsum")
 _ANYWHERE = _word("|".join(_ANYWHERE_WORDS))
 _NOTE = _word("|".join(_NOTE_WORDS))
-_ANY_MARKER = lazy_compile(f"{_ANYWHERE}|{_NOTE}", re.IGNORECASE)
+_ANY_MARKER = lazy_compile(f"{_ANYWHERE}|{_NOTE}", re.IGNORECASE,
+    needs=("tbd", "tba", "xxx", "todo", "fixme", "fill", "lorem"))
 _STANDALONE = lazy_compile(_ANYWHERE, re.IGNORECASE)
 _OPEN = r"[\s(\[{\"'*_>#-]*"  # brackets, quotes, emphasis, a bullet or a quote mark before a note's marker
 _AS_NOTE = lazy_compile(
@@ -101,7 +102,7 @@ _SPELLED_TBD = rf"to\s+be\s+(?:{'|'.join(_SPELLED_ENDS)})"
 _SPELLED = lazy_compile(
     rf"(?:^|[.!?:;]\s|\n){_OPEN}(?P<a>{_SPELLED_TBD}){_AFTER}"  # opening the text or a sentence
     rf"|{_BEFORE}(?P<b>{_SPELLED_TBD})\s*(?:[.!?;:]|$)",  # ending it
-    re.IGNORECASE | re.MULTILINE)
+    re.IGNORECASE | re.MULTILINE, needs=("decided", "determined", "confirmed"))
 _INSTRUCTION_VERBS = ("write", "describe", "add", "insert", "put", "fill", "enter", "paste")
 _INSTRUCTION = lazy_compile(
     rf"(?:^|[.!?:;]\s|\n){_OPEN}(?P<i>(?:{'|'.join(_INSTRUCTION_VERBS)})\s"

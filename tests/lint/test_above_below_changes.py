@@ -1,7 +1,7 @@
 """SG103 reads a percent change that places one variant's figure "above" or
 "below" another's ("tf32 kernel time is 4% above fp32") as an increase or a
 decrease against the variant named after the word
-(studygen.lint.prose_changes, variant_pairs.REFERENCE_BEFORE_RE). Before, the
+(studygen.lint.prose_changes, variant_pairs.reference_before). Before, the
 words were no change words and the sentence was never read, so a share off
 by ten times passed. Figures of our own, worked by hand: det-s 8.00 ms fp16
 and 6.40 ms int8: int8 is (8.00 - 6.40) / 8.00 = 20.0% below fp16, fp16

@@ -20,7 +20,7 @@ from functools import lru_cache
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from studygen.lint import format_words, repeat_ranges, vocabulary
+from studygen.lint import format_words, repeat_ranges, variant_pairs, vocabulary, worded_ratios
 
 from ..conftest import REPO, SHARED
 
@@ -226,6 +226,60 @@ _SPAN_PIECES = st.sampled_from(
 def test_span_pattern_finds_what_it_found_on_vocabulary_strings(pieces):
     text = "".join(word + glue for word, glue in pieces)
     assert spans(repeat_ranges._SPAN_RE, text) == spans(OLD_SPAN_RE, text)
+
+
+# --- a reference's lead-in: the ratio in words is a pattern of its own, compiled only for a text holding its words
+
+OLD_REFERENCE_BEFORE_RE = re.compile(  # the union as it was (main f7593caf)
+    f"(?:{variant_pairs._COMPARISON_WORDS}|{worded_ratios.WORDED_RATIO}|%\\s*(?:above|below))"
+    + r"\s+(?:the\s+|a\s+|an\s+)?[`*_]*$", re.IGNORECASE)
+
+
+def old_reference_before(text: str, end: int) -> bool:
+    return OLD_REFERENCE_BEFORE_RE.search(text, 0, end) is not None
+
+
+def test_a_reference_lead_in_is_read_as_the_union_read_it_on_every_markdown_line():
+    found = 0
+    # every line holding a word of a ratio in words (where the two patterns could part), every fifth other one
+    lines = [line for index, line in enumerate(markdown_lines())
+             if len(line) <= 240 and (worded_ratios.may_hold(line) or index % 5 == 0)]
+    for line in lines:
+        for end in [at + 1 for at, char in enumerate(line) if char == " "] + [len(line)]:  # after each space
+            old = old_reference_before(line, end)
+            assert variant_pairs.reference_before(line, end) is old, (line, end)
+            found += old
+    assert found > 200 and len(lines) > 2500, (found, len(lines))
+
+
+def test_each_kind_of_lead_in_is_read_and_the_ratio_in_words_is_compiled_only_for_its_words():
+    cases = {"FP8 is 1.3x faster than the ": True, "a 4 % below ": True, "fp16 runs twice as fast as *": True,
+             "bf16 takes half the time of the ": True, "it halves the GPU compute time of ": True,
+             "Three Times As Fast As ": True, "twice as fast ": False, "faster than fp32 and ": False,
+             "faster than the": False}  # a lead-in ends in a space (or markup)
+    for text, lead in cases.items():
+        assert variant_pairs.reference_before(text, len(text)) is lead is old_reference_before(text, len(text)), text
+    script = ("import json; from studygen.lint import variant_pairs as v\n"
+              "answer = v.reference_before('fp16 is faster than the ', 24)\n"
+              "print(json.dumps([answer, 'compiled' in vars(v._WORDED_REFERENCE_BEFORE_RE.full)]))\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=REPO, check=True)
+    assert json.loads(done.stdout) == [True, False]
+
+
+_LEAD_PIECES = st.sampled_from(
+    ["twice", "thrice", "three", "2.5", "times", "half", "a", "one", "third", "as", "fast", "slow", "the", "of", "time",
+     "GPU", "latency", "than", "vs.", "vs", "versus", "over", "compared", "with", "relative", "to", "ahead", "lags",
+     "behind", "4%", "%", "above", "below", "halves", "doubled", "fp32", "takes", "`", "*", "_", "Twice", "TIMES", "ſ"]
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(pieces=st.lists(st.tuples(_LEAD_PIECES, st.sampled_from([" ", " ", "  ", "\n", "", "-"])), max_size=10),
+       cut=st.integers(min_value=0, max_value=80))
+def test_a_reference_lead_in_is_read_as_before_on_vocabulary_strings(pieces, cut):
+    text = "".join(word + glue for word, glue in pieces)
+    for end in (len(text), min(cut, len(text))):
+        assert variant_pairs.reference_before(text, end) is old_reference_before(text, end), (text, end)
 
 
 # --- noise verdicts: the union is searched only where the cheaper guard finds a verdict's opening
