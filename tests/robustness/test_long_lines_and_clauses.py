@@ -74,3 +74,14 @@ def test_a_clause_naming_two_variants_a_hundred_thousand_times_each_names_two():
     # a longer name keeps the text it shares with a shorter one, a label names its variant
     assert _named_variants("int8-qdq against the fp32 baseline and fp16", names) == ["int8-qdq", "fp32", "fp16"]
     assert _named_variants("int8-qdq beats int8", names) == ["int8-qdq", "int8"]
+
+
+def test_a_table_cell_of_200_kb_of_commas_before_a_percent_is_read_once():
+    # '1' + 200,000 commas + '%(x': the change-cell shape tried every split of the comma run between the figure and
+    # what follows it (attack30: 9.6 s of CPU at 50,000 commas, quadratic); the shape of a real change cell stays read
+    read = child(
+        "import json; from studygen.lint.cell_changes import _cell_change as c\n"
+        "long = c('1' + ',' * 200000 + '%(x')\n"
+        "kept = [(f.value, f.unit, g.value) for f, g in (c('1,234.5 ms (+3.1%)'), c('**0.52x** (−48%)'))]\n"
+        "print(json.dumps([long, kept]))")
+    assert read == [None, [[1234.5, "ms", 3.1], [0.52, "x", -48.0]]]
