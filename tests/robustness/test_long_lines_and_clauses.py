@@ -85,3 +85,17 @@ def test_a_table_cell_of_200_kb_of_commas_before_a_percent_is_read_once():
         "kept = [(f.value, f.unit, g.value) for f, g in (c('1,234.5 ms (+3.1%)'), c('**0.52x** (−48%)'))]\n"
         "print(json.dumps([long, kept]))")
     assert read == [None, [[1234.5, "ms", 3.1], [0.52, "x", -48.0]]]
+
+
+def test_a_best_of_sentence_with_200_kb_of_commas_and_spaces_reads_its_cause_once():
+    # 'alpha is the fastest on H100' + 100,000 ', ' + 'than beta.': the cause reader tried each place of the run as a
+    # start and scanned the run from there (attack30: 20,000 characters took 8.4 s of CPU, quadratic)
+    table = "| Variant | Latency (ms) |\\n|---|---|\\n| alpha | 1.50 |\\n| beta | 3.10 |\\n| gamma | 2.20 |\\n"
+    read = child(
+        "import json; from studygen.lint import lint_text\n"
+        f"table = {table!r}\n"
+        "counts = [len(lint_text('# T\\n\\n' + table + '\\nalpha is the fastest on H100' + run + ' than beta.\\n', 'd.md'))\n"
+        "          for run in (', ' * 100000, ' ' * 200000, ', due to its clocks')]\n"
+        "print(json.dumps(counts))")
+    assert read == [0, 0, 0]
+
