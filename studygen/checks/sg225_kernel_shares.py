@@ -87,7 +87,8 @@ to 0.3500 ms across the GPUs." passed where the MI300X's step totals 0.388344 ms
 from __future__ import annotations
 
 import re
-from functools import partial
+from bisect import bisect_left, bisect_right
+from functools import lru_cache, partial
 
 from ..findings import Finding
 from ..numbers import format_number
@@ -95,11 +96,11 @@ from ..patterns import lazy_compile
 from ..records.kinds import Kind
 from ..records.load import yaml_text_line
 from ..study.placeholders import claim_strings, prose_strings
-from .prose_figures import decimals_of, matches, printed_as, sentence_bounds
+from .prose_figures import decimals_of, matches, printed_as, sentence_bounds, sentence_text
 from .sg222_misquoted_figures import names_in
 from ..records.profile_spread import kernel_span
 from .prose_clauses import (GPU_MODEL, clause_bounds, is_measured, model_key, model_words, revisions_named, rows_named,
-                            unread_clause)
+                            unread_at)
 
 CODE = "SG225"
 # a percentage and the "of" after it: group 1 the figure, group 2 the words that may bound it before
@@ -186,19 +187,25 @@ def _named_group(sentence: str, offset: int, groups: set[str]) -> str | None:
     ("GEMM and conv" over "GEMM")."""
     # the part of the sentence between contrasts ("but", "while", "whereas") that holds the figure first: in "less
     # time in GEMMs but about three times as long in attention" the multiple is attention's
-    cuts = [0, *(m.end() for m in _CONTRAST.finditer(sentence)), len(sentence)]
+    cuts = _contrast_cuts(sentence)
     part = next((low, high) for low, high in zip(cuts, cuts[1:]) if low <= offset <= high)
     for low, high in (part, (0, len(sentence))):
-        found = []
-        for group in groups:
-            for name in _group_names(group, groups):
-                for match in re.finditer(rf"(?<![\w-]){re.escape(name)}{_ending(name)}(?![\w-])", sentence[low:high],
-                                         re.IGNORECASE):
-                    start = low + match.start()
-                    found.append((start > offset, abs(offset - start), -len(name), group))
+        starts, found = _group_places(sentence, frozenset(groups), low, high)
         if found:
-            return min(found)[3]
+            before = bisect_right(starts, offset)  # the names at or before offset come first, the nearest of them
+            return found[bisect_left(starts, starts[before - 1]) if before else 0][2]
     return None
+
+
+@lru_cache(maxsize=256)
+def _group_places(sentence: str, groups: frozenset, low: int, high: int) -> tuple[list[int], list[tuple]]:
+    """``(starts, places)``: each name of a group of ``groups`` in ``sentence[low:high]`` as ``(start, -length,
+    group)`` in the sentence, ascending (the longer name first at one start), and their starts; found once a part
+    of a sentence, where each claim of a sentence of thousands looked for every name in it again (attack30)."""
+    found = sorted((low + match.start(), -len(name), group) for group in groups for name in _group_names(group, set(groups))
+                   for match in re.finditer(rf"(?<![\w-]){re.escape(name)}{_ending(name)}(?![\w-])", sentence[low:high],
+                                            re.IGNORECASE))
+    return [place[0] for place in found], found
 
 
 def _ending(name: str) -> str:
@@ -216,6 +223,7 @@ def _ending(name: str) -> str:
 
 
 _CONTRAST = lazy_compile(r"\b(?:but|while|whereas)\b", re.IGNORECASE)
+_contrast_cuts = lru_cache(maxsize=64)(lambda sentence: [0, *(m.end() for m in _CONTRAST.finditer(sentence)), len(sentence)])
 
 
 def check(context) -> list[Finding]:
@@ -239,7 +247,7 @@ def check(context) -> list[Finding]:
                 continue
             if profiles is None:
                 profiles = profile_shares(study)
-            if not profiles or unread_clause(text[begin:end]):
+            if not profiles or unread_at(text, begin, end):
                 continue
             number = re.sub(r"\s+", " ", match.group(at))
             if readme is not None and (f"{number}%" not in readme and f"{number} %" not in readme if at == 2
@@ -314,10 +322,45 @@ _CHANGE = lazy_compile(
     needs=("%",))
 _BOUNDED = lazy_compile(r"\b(?:over|under|more\s+than|less\s+than|at\s+(?:least|most)|up\s+to|above|below)\s+$",
                         re.IGNORECASE)
+_SHARE_NEXT = lazy_compile(r"\s+of\b")  # "27% of": a share, which the share reader reads
+# characters before a bound's whitespace it is looked for in ("more than", room for spacing inside): searched from
+# the text's start, each percentage scanned all before it (quadratic; attack30)
+_BOUND_REACH = 40
+
+
+def _bounded(text: str, figure: int) -> bool:
+    """Whether a bounding word (:data:`_BOUNDED`) and whitespace come right before offset ``figure`` of ``text``."""
+    space = figure
+    while space and text[space - 1].isspace():
+        space -= 1
+    return space < figure and _BOUNDED.search(text, max(0, space - _BOUND_REACH), figure) is not None
+
+
+@lru_cache(maxsize=64)
+def _figure_starts(text: str, begin: int, end: int) -> tuple[int, ...]:
+    """Offsets in ``text`` of each time figure (:data:`_FIGURE`) of ``text[begin:end]``, found once a sentence."""
+    return tuple(begin + m.start() for m in _FIGURE.finditer(text[begin:end]))
+
+
 # how far a multiple in words may lie from the ratio it states ("doubles" of 1.9x to 2.1x); after a hedge, twice that
 WORD_TOLERANCE = 0.1
 # the profile's whole time, where a multiple names no group ("the MI300X's kernel time is 1.3x the H100's")
 _TOTAL_WORDS = lazy_compile(r"\b(?:kernel[\s-]time|layer[\s-]time|total|profiled\s+(?:step|time))\b", re.IGNORECASE)
+_names_total = lru_cache(maxsize=64)(lambda sentence: _TOTAL_WORDS.search(sentence) is not None)  # once a sentence
+
+
+_SIDES_READ: dict = {}  # (study, times, sentence) ids -> (study, times, sides): see _sides_once
+
+
+def _sides_once(study, times: list, sentence: str) -> tuple[list[str], list[list]] | None:
+    """:func:`_sides` once a sentence of one check (its study and profiles held, so their ids stay theirs)."""
+    key = (id(study), id(times), sentence)
+    held = _SIDES_READ.get(key)
+    if held is None or held[0] is not study or held[1] is not times:
+        if len(_SIDES_READ) >= 64:
+            _SIDES_READ.clear()
+        held = _SIDES_READ[key] = (study, times, _sides(study, times, sentence))
+    return held[2]
 
 
 def _sides(study, times: list, sentence: str) -> tuple[list[str], list[list]] | None:
@@ -399,23 +442,23 @@ def _multiple_finding(study, path: tuple, text: str, match, times: list, readme:
     SG103's to read) and states a result; the multiple holds when the ratio of the group's time between any
     profile of one side and any of the other, of one span, gives it either way round. None where it holds or is
     not read."""
-    if change and (_change_bases(match) is None or _BOUNDED.search(text, 0, match.start("figure"))
-                   or re.match(r"\s+of\b", text[match.end():])):
+    if change and (_change_bases(match) is None or _bounded(text, match.start("figure"))
+                   or _SHARE_NEXT.match(text, match.end())):
         return None  # a bare or bounded percentage, or a share ("27% of the kernel time": the share reader's)
     s_begin, s_end = sentence_bounds(text, match.start())
-    sentence = text[s_begin:s_end]
     begin, end = clause_bounds(text, match.start())
     # a multiple: no time printed; a difference: none but its own
-    printed = [m for m in _FIGURE.finditer(sentence) if not difference or m.start() != match.start(2) - s_begin]
-    if printed or unread_clause(text[begin:end]):
+    printed = _figure_starts(text, s_begin, s_end)
+    if (len(printed) > 1 or printed and (not difference or printed[0] != match.start(2))) or unread_at(text, begin, end):
         return None
-    sides = _sides(study, times, sentence)
+    sentence = sentence_text(text, s_begin, s_end)
+    sides = _sides_once(study, times, sentence)
     if sides is None:
         return None
     names, (first, second) = sides
     group = _named_group(sentence, match.start() - s_begin, {g for _, t in times for g in t if g != "total"})
     if group is None:
-        group = "total" if _TOTAL_WORDS.search(sentence) else None
+        group = "total" if _names_total(sentence) else None
     pairs = [(a, b) for a in first for b in second if group in a[1] and group in b[1] and a[1][group] > 0
              and b[1][group] > 0 and kernel_span(a[0].record, a[0].result) == kernel_span(b[0].record, b[0].result)]
     if group is None or not pairs or any(
@@ -465,7 +508,7 @@ def _best_finding(study, path: tuple, text: str, match, times: list, readme: str
     sentence = text[s_begin:s_end]
     begin, end = clause_bounds(text, match.start())
     gpus = list(dict.fromkeys(model_key(m.group(1)) for m in GPU_MODEL.finditer(sentence)))
-    if len(gpus) != 1 or unread_clause(text[begin:end]):
+    if len(gpus) != 1 or unread_at(text, begin, end):
         return None
     named = [p for p in times if p[0].gpu and is_measured(gpus[0], model_words(p[0].gpu))]
     others = [p for p in times if p not in named]
@@ -514,11 +557,11 @@ def _range_finding(study, path: tuple, text: str, match, times: list, readme: st
     s_begin, s_end = sentence_bounds(text, match.start())
     sentence = text[s_begin:s_end]
     begin, end = clause_bounds(text, match.start())
-    if not _RANGE_WORDS.search(sentence) or unread_clause(text[begin:end]):
+    if not _RANGE_WORDS.search(sentence) or unread_at(text, begin, end):
         return None
     group = _named_group(sentence, match.start() - s_begin, {g for _, t in times for g in t if g != "total"})
     if group is None:
-        group = "total" if _TOTAL_WORDS.search(sentence) else None
+        group = "total" if _names_total(sentence) else None
     if group is None:
         return None
     low, high, unit = match.group(1), match.group(3), match.group(4).lower()

@@ -103,8 +103,8 @@ from .best_columns import HINT as COLUMN_HINT
 from .best_columns import finding as column_finding
 from .best_scope import message as scope_message
 from .best_scope import claims_every, wider_rows
-from .best_wording import (CAUSE_RE, RELATIVE_HAVING_RE, STEMS, Best, predicated, qualifier_end, restricted, superlative,
-                           unsure)
+from .best_wording import (RELATIVE_HAVING_RE, STEMS, Best, cause_start, predicated, qualifier_end, restricted,
+                           run_start, superlative, unsure)
 from .document import Document, Sentence, Series, Table, is_empty_cell
 from .figures import Figure
 from .header_names import name_words
@@ -126,7 +126,9 @@ _PLAIN_WORDS = frozenset({"at", "on", "for", "with", "in", "under", "using", "vi
 # an address naming a place or a condition whatever its words ("on GPU-X", "(depth 4)"), and a trailing clause
 # that restricts nothing (", which is where we stopped tuning")
 _PLACE_RE = lazy_compile(r"[\s*_`]*(?:on\b|@|\()", re.IGNORECASE)
-_NONRESTRICTIVE_RE = lazy_compile(r"\s*,\s*(?:which|where)\b", re.IGNORECASE)
+# searched from its comma, the whitespace before it added by run_start (searched with it, each place of a run of
+# spaces was a start that scanned the run)
+_NONRESTRICTIVE_RE = lazy_compile(r",\s*(?:which|where)\b", re.IGNORECASE)
 # the next clause qualifying this one's subject, not a clause of its own: "... at 5.6 ms while keeping accuracy"
 _QUALIFYING_NEXT_RE = lazy_compile(r"\s*,?\s*(?:and|but|while|whilst|whereas)\s+[a-z]+ing\b", re.IGNORECASE)
 _NUMBER_RE = lazy_compile(r"^[\d.,]+[kmx]?$")
@@ -465,9 +467,9 @@ def _plain_frame(text: str, start: int, end: int, best: Best, figure: Figure, cu
         return True
     after = cut if _PLACE_RE.match(text, figure.end, cut) else figure.end
     if (clause := _NONRESTRICTIVE_RE.search(text, after, end)) is not None:
-        end = clause.start()
-    if (cause := CAUSE_RE.search(text, after, end)) is not None:
-        end = cause.start()  # "... (8.40 ms) due to the GPU backend": a reason, no restriction
+        end = run_start(text, clause.start(), after, commas=False)
+    if (cause := cause_start(text, after, end)) is not None:
+        end = cause  # "... (8.40 ms) due to the GPU backend": a reason, no restriction
     return _plain(text[after:end], table, reading)
 
 

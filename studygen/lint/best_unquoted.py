@@ -76,7 +76,8 @@ from ..patterns import lazy_compile
 from .best_everywhere import beats, group_rival, universal
 from .best_columns import DERIVED_RE, names_quantity, peers, variant_columns
 from .best_rows import labels_by_column
-from .best_wording import CAUSE_RE, COPULA_BEFORE_RE, HAVE_BEFORE_RE, ROW_NOUNS, restricted, superlative, unsure
+from .best_wording import (CAUSE_RE, COPULA_BEFORE_RE, HAVE_BEFORE_RE, ROW_NOUNS, cause_start, restricted, superlative,
+                           unsure)
 from .document import Document, Sentence, Series, Table
 from .restriction import TextView, labels_named
 from .text import label_tokens, normalize, stem
@@ -491,8 +492,8 @@ def _clause_finding(document: Document, sentence: Sentence, start: int, end: int
             return None
         start = colon + 1
     best = superlative(text, start, end)
-    if best is not None and (cause := CAUSE_RE.search(text, best.end, end)) is not None:
-        end = cause.start()  # "X is fastest due to its GPU backend": the reason restricts no row
+    if best is not None and (cause := cause_start(text, best.end, end)) is not None:
+        end = cause  # "X is fastest due to its GPU backend": the reason restricts no row
     claim = _claim(text, start, end)
     if claim is None or unsure(text, start, end):
         return None

@@ -74,3 +74,54 @@ def test_a_clause_naming_two_variants_a_hundred_thousand_times_each_names_two():
     # a longer name keeps the text it shares with a shorter one, a label names its variant
     assert _named_variants("int8-qdq against the fp32 baseline and fp16", names) == ["int8-qdq", "fp32", "fp16"]
     assert _named_variants("int8-qdq beats int8", names) == ["int8-qdq", "int8"]
+
+
+def test_a_table_cell_of_200_kb_of_commas_before_a_percent_is_read_once():
+    # '1' + 200,000 commas + '%(x': the change-cell shape tried every split of the comma run between the figure and
+    # what follows it (attack30: 9.6 s of CPU at 50,000 commas, quadratic); the shape of a real change cell stays read
+    read = child(
+        "import json; from studygen.lint.cell_changes import _cell_change as c\n"
+        "long = c('1' + ',' * 200000 + '%(x')\n"
+        "kept = [(f.value, f.unit, g.value) for f, g in (c('1,234.5 ms (+3.1%)'), c('**0.52x** (−48%)'))]\n"
+        "print(json.dumps([long, kept]))")
+    assert read == [None, [[1234.5, "ms", 3.1], [0.52, "x", -48.0]]]
+
+
+def test_a_best_of_sentence_with_200_kb_of_commas_and_spaces_reads_its_cause_once():
+    # 'alpha is the fastest on H100' + 100,000 ', ' + 'than beta.': the cause reader tried each place of the run as a
+    # start and scanned the run from there (attack30: 20,000 characters took 8.4 s of CPU, quadratic)
+    table = "| Variant | Latency (ms) |\\n|---|---|\\n| alpha | 1.50 |\\n| beta | 3.10 |\\n| gamma | 2.20 |\\n"
+    read = child(
+        "import json; from studygen.lint import lint_text\n"
+        f"table = {table!r}\n"
+        "counts = [len(lint_text('# T\\n\\n' + table + '\\nalpha is the fastest on H100' + run + ' than beta.\\n', 'd.md'))\n"
+        "          for run in (', ' * 100000, ' ' * 200000, ', due to its clocks')]\n"
+        "print(json.dumps(counts))")
+    assert read == [0, 0, 0]
+
+
+def test_a_clause_quoting_one_figure_four_thousand_times_is_left_unread_once_counted(tmp_path):
+    # SG222's other-run reader counted a clause's quotes by walking every quote of the study, and read the clause's
+    # words before that count, once for each of its quotes (attack30: 2,222 quotes of '12.34 ms' in 20 KB took 37 s)
+    found = child(
+        "import json, pathlib\n"
+        "from tests.checks.test_sg222_other_run import findings\n"
+        "many = 'On the TITAN V the fp16 median is 2.468 ms ' * 4500 + 'and more. '\n"
+        "read = findings(pathlib.Path('read'), many + 'On the TITAN V the fp16 median is 2.468 ms.')\n"
+        "print(json.dumps([len(read), read[0].key, read[0].line]))", cwd=tmp_path)
+    # the quotes of the long clause are not read (more than one figure of the unit); the last sentence's is
+    assert found[:2] == [1, "/decision/summary 2.468 ms of another run"]
+
+
+def test_a_sentence_of_thousands_of_kernel_time_multiples_reads_each_against_its_sentence_once(tmp_path):
+    # SG225 read each multiple's sentence again for it: its clause's denial and citation words, its two runs, its
+    # group names, the bounding words from the text's start (attack30: 20,000 characters of 'attention doubles on the
+    # H100 against the A100' took 10 s of CPU, 40,000 took 16 s, quadratic)
+    found = child(
+        "import json, pathlib\n"
+        "from tests.checks.test_sg225_kernel_shares import findings\n"
+        "doubles = findings(pathlib.Path('a'), \"The A10 doubles the L40S's copy time and \" * 5000 + 'more.')\n"
+        "less = findings(pathlib.Path('b'), 'The A10 spends 27% less in copy kernels than the L40S and ' * 4000 + 'more.')\n"
+        "print(json.dumps([len(doubles), sorted({f.key for f in doubles}), len(less), sorted({f.key for f in less})]))",
+        cwd=tmp_path)
+    assert found == [5000, ["/decision/summary copy doubles"], 4000, ["/decision/summary copy 27% less"]]

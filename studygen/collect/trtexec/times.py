@@ -46,6 +46,12 @@ from ..inputs import is_number, significant
 from .exports import json_arrays
 from .times_order import PRINTED_DIGITS, check_iterations, printed_step
 
+# The longest duration a record holds, in ms: an hour, the record schema's maximum of a time (value_ms,
+# statistics_ms); no iteration takes longer. Refused in the file, at its pointer, before any statistic is
+# computed: a duration of 1e200 ms overflowed the standard deviation (an internal error), and one of 4e6 ms was
+# refused only by the schema, at a line of the record that was never written.
+MAX_DURATION_MS = 3_600_000
+
 TIMES_KEYS_82 = {"startEnqMs", "endEnqMs", "startH2dMs", "endH2dMs", "startComputeMs", "endComputeMs",
                  "startD2hMs", "endD2hMs", "h2dMs", "computeMs", "d2hMs", "latencyMs"}
 TIMES_KEYS_7 = {"startInMs", "endInMs", "inMs", "computeMs", "outMs", "latencyMs", "endToEndMs"}
@@ -121,7 +127,8 @@ class Derived:
 
 def derive(items: list[dict], start_key: str, end_key: str, display: str, pointer: str) -> Derived:
     """``end − start`` of every iteration (InputError naming the pointer when
-    a stamp is missing or the end comes first)."""
+    a stamp is missing, the end comes first or
+    comes more than :data:`MAX_DURATION_MS` after the start)."""
     values, resolution, below = [], 0.0, 0
     for position, item in enumerate(items):
         start, end = item.get(start_key), item.get(end_key)
@@ -129,6 +136,9 @@ def derive(items: list[dict], start_key: str, end_key: str, display: str, pointe
             raise InputError(f"{start_key}/{end_key} missing or not numbers", path=display, pointer=f"{pointer}/{position}")
         if end < start:
             raise InputError(f"{end_key} {end} is before {start_key} {start}", path=display,
+                             pointer=f"{pointer}/{position}/{end_key}")
+        if end - start > MAX_DURATION_MS:
+            raise InputError(_too_long(f"{end_key} − {start_key}", end - start), path=display,
                              pointer=f"{pointer}/{position}/{end_key}")
         step = max(printed_step(start), printed_step(end))
         difference = _round_to_step(end - start, step)
@@ -215,6 +225,20 @@ class TimesRun:
                         warmup_dropped=self.warmup_dropped + count)
 
 
+def _too_long(what: str, number: float) -> str:
+    return (f"{what} is {number:g} ms: longer than an hour ({MAX_DURATION_MS:,} ms), the most a record holds "
+            "(no iteration takes that long); nothing written")
+
+
+def _refuse_over_an_hour(items: list[dict], mapping: dict[str, str], display: str, pointer: str) -> None:
+    """InputError at the first duration of ``items`` above :data:`MAX_DURATION_MS` (after the stamps are
+    compared, so that a duration its own stamps contradict is refused as that first)."""
+    for position, item in enumerate(items):
+        for key in mapping.values():
+            if item[key] > MAX_DURATION_MS:
+                raise InputError(_too_long(key, item[key]), path=display, pointer=f"{pointer}/{position}/{key}")
+
+
 def _durations(items: list, mapping: dict[str, str], display: str, pointer: str) -> dict[str, list[float]]:
     """Each timing's per-iteration values (InputError for a missing,
     non-numeric or negative duration)."""
@@ -245,7 +269,7 @@ def parse_times(path: Path, display: str | None = None) -> list[TimesRun]:
     an unresolved enqueue, go to ``left_out`` with the reason. Raises
     InputError for malformed JSON (repeated keys and out-of-range numbers
     included), an unknown key set, a missing, non-numeric or negative
-    duration, stamps out of order, or an iteration that contradicts itself
+    duration, one longer than an hour (:data:`MAX_DURATION_MS`), stamps out of order, or an iteration that contradicts itself
     or comes before the one it follows (:func:`.times_order.check_iterations`).
     """
     display = display or shown_path(path)
@@ -265,6 +289,7 @@ def parse_times(path: Path, display: str | None = None) -> list[TimesRun]:
         run = TimesRun(index=index, line=line, key_set=found.name, timings=_durations(value, mapping, display, pointer),
                        warmup_exported=found.exports_warmup(keys))
         check_iterations(value, display, pointer)
+        _refuse_over_an_hour(value, mapping, display, pointer)
         if "startComputeMs" in keys:
             run.compute_starts = [item.get("startComputeMs") for item in value]
             if not all(is_number(start) for start in run.compute_starts):
