@@ -96,6 +96,11 @@ ATTENTION = "attention"
 #   (triton-lang/triton python/tutorials/06-fused-attention.py).
 # - ^_fwd_kernel: the same tutorial's older kernel name, kept by Triton attention kernels that copied it
 #   (xformers' split-K decoding "_fwd_kernel_splitK"); anchored, as a Triton kernel is named by its function.
+# - ^aten::_?scaled_dot_product: a CPU profile's operators (collect run --cpu, a CPU-only trace) are ATen's, not
+#   kernels: "aten::scaled_dot_product_attention" is the dispatching operator whose self time the profile keeps
+#   beside its fused child "aten::_scaled_dot_product_flash_attention_for_cpu" (a random-init timm ViT-Tiny at
+#   64 x 64 on a 2-core AMD EPYC: 0.131 ms over 12 calls against 63.4 ms), as "aten::linear" is beside
+#   "aten::addmm" in GEMM. Anchored on "aten::", so no module path or layer name is read.
 # - gemm_softmax_gemm, multihead_?attention: ROCm Composable Kernel's first fused attention
 #   "kernel_batched_gemm_softmax_gemm_xdl_cshuffle_v1" and "kernel_batched_multiheadattention_forward_xdl_cshuffle"
 #   (ROCm/composable_kernel include/ck/tensor_operation/gpu/, the device_batched_*attention* operations);
@@ -117,7 +122,15 @@ INDUCTOR_LOOP_EXCLUDED = r"^(?!triton_(?:poi|per|red)_).*?"
 # below takes them).
 ATTENTION_PATTERN = (INDUCTOR_LOOP_EXCLUDED + r"(?:fmha|flash_?(?:fwd|bwd|att|fprop|bprop)|(?<![a-z])sdpa_sm\d"
                      r"|(?<![a-z])mha_v\d|(?<![a-z])attn_(?:fwd|bwd)|^_fwd_kernel|gemm_softmax_gemm"
-                     r"|batched_multihead_?attention)")
+                     r"|batched_multihead_?attention|^aten::_?scaled_dot_product)")
+
+
+# An activation as a CPU profile names its ATen operator ("aten::gelu", "aten::relu_" in place, "aten::clamp_min",
+# which aten::relu calls on the CPU): elementwise work of its own. In a random-init timm ViT-Tiny at 64 x 64, fp32,
+# on a 2-core AMD EPYC (collect run --cpu), "aten::gelu" took 75.8 ms of the 639.1 ms profiled per forward and was
+# the whole of SG210's 12 % unclassified, counted in "other" while the GPU's GELU kernels count as elementwise.
+ATEN_ACTIVATION = (r"^aten::(?:gelu|relu|silu|sigmoid|tanh|hardswish|hardsigmoid|hardtanh|leaky_relu|elu|selu|mish"
+                   r"|softplus|clamp|clamp_min|clamp_max|threshold)(?:_backward)?_?$")
 
 
 # Order matters: the first match wins. Layout copies are claimed first so that
@@ -129,7 +142,10 @@ ATTENTION_PATTERN = (INDUCTOR_LOOP_EXCLUDED + r"(?:fmha|flash_?(?:fwd|bwd|att|fp
 # feeds, and that kernel's time is the GEMM's or convolution's. Activation
 # names (relu, gelu) are not elementwise evidence: TensorRT fuses them into the
 # convolution or GEMM before them ("res2a_branch2a + res2a_branch2a_relu"),
-# so such a name stays unclassified rather than being mis-sorted. cuDNN's FFT
+# so such a name stays unclassified rather than being mis-sorted. An ATen
+# operator of a CPU profile is no fusion: "aten::gelu" is the activation's own
+# work (ATEN_ACTIVATION), as a GPU's GELU is, run by an ATen elementwise
+# kernel the rule below already claims by "elementwise". cuDNN's FFT
 # kernels (fft2d_r2c/c2r) are parts of an FFT convolution, and so are
 # MIOpen's implicit-GEMM solvers on ROCm (igemm_fwd/bwd/wrw_gtc…, seen in the
 # MI210 and MI300X fixtures). On ROCm, hipBLASLt and rocBLAS GEMMs are Tensile
@@ -157,7 +173,8 @@ DEFAULT_RULES: tuple[tuple[str, str], ...] = (
     # cuDNN names its batch-norm kernels bn_fw_inf_…, bn_fw_tr_…, bn_bw_… ("void cudnn::bn_fw_inf_1C11_kernel_NCHW<float,
     # …>", a ResNet's fp32 eager forward on an H100): no "norm" in them, where ATen's half-precision path
     # (batch_norm_transform_input_kernel) has one, so without this an fp32 variant's batch norms sat in "other".
-    (r"norm|softmax|elementwise|pointwise|PWN\(|dropout|__myl_|triton_(?:poi|per|red)|(?<![a-z])bn_(?:fw|bw)_"
+    (r"norm|softmax|elementwise|pointwise|PWN\(|dropout|__myl_|triton_(?:poi|per|red)|(?<![a-z])bn_(?:fw|bw)_|"
+     + ATEN_ACTIVATION +
      r"|(?<![a-z])(?:add|mul|sub|div|pow|sqrt|rsqrt|exp|erf|neg|abs|where|cast)(?![a-z])", NORM_ELEMENTWISE),
     (r"pool|transpose|shuffle|reshape|concat|slice|gather|scatter|resize|upsample|interpolate|(?<![a-z])pad|topk|sort"
      r"|argmax|argmin|nchwToNhwc|nhwcToNchw|permute|index|constant|squeeze|identity|copy|fill|reduce", FALLBACK_GROUP),
