@@ -33,7 +33,7 @@ and SG210 said only that 31.9 % of the profile was unclassified.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Iterator, NamedTuple
 
 from ..errors import RecordError
 from ..records.group_sums import KERNELS_LISTED_PER_GROUP
@@ -45,8 +45,7 @@ from ..records.unstated import RUN_COLLECTOR
 DEFAULT, STUDY_FILE, STUDY_RULES_THEN = "default", "study file", "the study file's rules when it ran"
 
 
-@dataclass(frozen=True)
-class StudyRule:
+class StudyRule(NamedTuple):
     """One entry of the study file's ``kernel_groups``: its index, pattern
     as written, group, and the compiled pattern (``search(name)``)."""
 
@@ -146,8 +145,7 @@ def grouped_results(study) -> Iterator[tuple[object, int, dict, str]]:
                     yield record, index, result, source
 
 
-@dataclass(frozen=True)
-class Difference:
+class Difference(NamedTuple):
     """One place where a result's grouping differs from the rules':
     ``pointer`` into the result's record, and the words saying how."""
 

@@ -87,6 +87,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 from itertools import combinations
 from statistics import median
 
@@ -290,8 +291,7 @@ def _same_gpu_reasons(platforms: dict[tuple, Cell], factor: float) -> dict[tuple
     return reasons
 
 
-@dataclass(frozen=True)
-class PairPattern:
+class PairPattern(NamedTuple):
     """The typical ratios of one set of platforms (one pattern), looked up
     once a set: ``pairs``, ``(a, b, typical ratio of a / b, configurations
     both measured)`` for each cross-GPU pair of platform indexes (a < b) that

@@ -38,6 +38,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..patterns import lazy_compile
 from .approximate import APPROXIMATE_BEFORE_RE, MARGIN, widened
@@ -76,8 +77,7 @@ _NAME_PART_RE = lazy_compile(r"[+/-]")
 _TABLE_WORD_RE = lazy_compile(r"[a-z0-9][\w.]*")
 
 
-@dataclass(frozen=True)
-class Claim:
+class Claim(NamedTuple):
     """A single figure and the direction it goes ("5x faster"), with the
     bound written before it ("up to"; "" for a plain claim)."""
 

@@ -35,6 +35,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Container, Mapping
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..numbers import format_number
 from ..patterns import lazy_compile
@@ -76,8 +77,7 @@ RATIO_HINT = "recompute the ratio from the table it summarises (to its printed d
 _VARIANT_RE = lazy_compile(r"^(?:fp|bf|tf|int|uint|nvfp|mxfp|w\d+a)\d+$")
 
 
-@dataclass(frozen=True)
-class Share:
+class Share(NamedTuple):
     """"P% of <reference>": its figure, its reference word as written and
     where it is stated (for a message)."""
 

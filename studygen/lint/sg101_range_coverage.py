@@ -54,7 +54,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, NamedTuple
 
 from ..findings import Finding
 from ..numbers import format_number
@@ -91,8 +91,7 @@ _SPECIFIC_UNITS = RATE_UNITS | {"AP", "AP50", "AP75", "MiB", "GiB", "KiB", "MB",
 _DIFFERENCE_HEADER_WORDS = frozenset({"saving", "saved", "diff", "difference", "delta", "gain", "reduction", "overhead", "change", "gap", "speedup", "slowdown"})
 
 
-@dataclass(frozen=True)
-class Siblings:
+class Siblings(NamedTuple):
     """The sentence's other figures of a range's unit (``figures``) and its
     other ranges of that unit (``ranges``): what a row the range leaves out
     may be stated by instead ("INT4's 9.8% against 1.1-1.6% for the 8-bit

@@ -61,6 +61,7 @@ a claim that compares figures of two GPUs as if of two variants.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..label_names import VENDOR_WORDS
 from .document import Document, Series, Table, is_empty_cell
@@ -345,8 +346,7 @@ def _found_names(words: list[str], names: Names, raw: str) -> list[tuple[int, in
     return [s for s in spans if not any(o[0] <= s[0] and s[1] <= o[1] and o != s for o in spans)]
 
 
-@dataclass(frozen=True)
-class Sides:
+class Sides(NamedTuple):
     """The subject (``x``) and reference (``y``) a clause compares; ``implicit``: the clause names no reference."""
 
     x: Name
