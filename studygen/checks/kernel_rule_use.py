@@ -32,7 +32,6 @@ and SG210 said only that 31.9 % of the profile was unclassified.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Iterator, NamedTuple
 
 from ..errors import RecordError
@@ -177,7 +176,6 @@ def complete_listing(result: dict, group: dict) -> bool:
     return bool(result.get("rows_listed")) and len(group.get("kernels") or []) < KERNELS_LISTED_PER_GROUP
 
 
-@dataclass
 class RuleUse:
     """What the listed names say of one rule over the results grouped by
     the rules as they are: ``takes`` a name (it is the first to match one),
@@ -185,10 +183,9 @@ class RuleUse:
     what the record does not keep), and ``shadowed``: for each earlier rule,
     how many listed names this rule matches that the earlier one takes."""
 
-    rule: StudyRule
-    takes: bool = False
-    maybe: bool = False
-    shadowed: dict[int, int] | None = None
+    def __init__(self, rule: StudyRule, takes: bool = False, maybe: bool = False,
+                 shadowed: dict[int, int] | None = None):
+        self.rule, self.takes, self.maybe, self.shadowed = rule, takes, maybe, shadowed
 
 
 def rule_uses(rules: StudyRules, current: list[dict], others: list[dict]) -> list[RuleUse]:

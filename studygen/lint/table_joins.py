@@ -84,34 +84,34 @@ TABLE_LIMIT = 64
 Name = tuple[str, ...]
 
 
-@dataclass(frozen=True, eq=False, repr=False)
 class Scope:
     """What the lines above a table say: the words of each heading (nearest
     first) and of its lead-in line (None when it has none), and the names
-    they hold (name -> ``HEADING`` or ``LEAD_IN``)."""
+    they hold (name -> ``HEADING`` or ``LEAD_IN``); ``heading_name`` the
+    nearest heading's naming words, whole. Set once: nothing assigns its
+    fields (a plain class: a dataclass's generated methods cost each process
+    a compile when this module is imported)."""
 
-    headings: tuple[Name, ...]
-    lead_in: Name | None
-    names: dict[Name, str]
-    heading_name: Name = ()  # the nearest heading's naming words, whole
+    __slots__ = ("headings", "lead_in", "names", "heading_name")
+
+    def __init__(self, headings: tuple[Name, ...], lead_in: Name | None, names: dict[Name, str], heading_name: Name = ()):
+        self.headings, self.lead_in, self.names, self.heading_name = headings, lead_in, names, heading_name
 
 
-@dataclass(frozen=True, eq=False, repr=False)
 class Cell:
     """One figure of a measured column with its coordinates (see the module
     docstring): ``labels`` (label column's header, label as one word) and
     ``label_words`` (each label's words) of its row's label columns;
     ``column`` the header's words (its closing unit left out, the figure's
-    position added in a cell of several); ``scope`` the lines above its table."""
+    position added in a cell of several); ``scope`` the lines above its table.
+    Set once, as :class:`Scope`."""
 
-    table: Table
-    series: Series
-    row: int
-    figure: Figure
-    labels: tuple[tuple[str, str], ...]
-    label_words: tuple[Name, ...]
-    column: Name
-    scope: Scope
+    __slots__ = ("table", "series", "row", "figure", "labels", "label_words", "column", "scope")
+
+    def __init__(self, table: Table, series: Series, row: int, figure: Figure, labels: tuple[tuple[str, str], ...],
+                 label_words: tuple[Name, ...], column: Name, scope: Scope):
+        self.table, self.series, self.row, self.figure = table, series, row, figure
+        self.labels, self.label_words, self.column, self.scope = labels, label_words, column, scope
 
     def own_names(self, common: frozenset[str]) -> list[tuple[str, Name]]:
         """(slot, name) of its labels (slot: their column's header) and its column (``COLUMN``)."""
