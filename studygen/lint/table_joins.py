@@ -60,7 +60,6 @@ a claim that compares figures of two GPUs as if of two variants.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from ..label_names import VENDOR_WORDS
@@ -260,7 +259,6 @@ def cells_of(document: Document, kind: str, ranges: bool = False) -> list[Cell]:
     return found
 
 
-@dataclass
 class Names:
     """What the cells of one kind name: ``slots`` name -> the slots naming
     it; ``members`` slot -> its names; ``common`` the words every column of
@@ -269,16 +267,14 @@ class Names:
     cell -> the names its labels and column hold (:meth:`Cell.own_names`
     under ``common``, read once: :func:`side_cells` asks it of a cell per clause)."""
 
-    slots: dict[Name, set]
-    members: dict[object, set]
-    common: frozenset[str]
-    longest: int
-    holders: dict[Name, dict[int, list[Cell]]]
-    orders: dict[Name, list[int]]
-    # short name -> the one label or column name it stands for (header_names.short_names; headings' phrases
-    # are names already, and a short name equal to any name is that name)
-    short: dict[Name, Name] = None  # type: ignore[assignment]
-    own: dict[int, frozenset[Name]] = None  # type: ignore[assignment]
+    def __init__(self, slots: dict[Name, set], members: dict[object, set], common: frozenset[str], longest: int,
+                 holders: dict[Name, dict[int, list[Cell]]], orders: dict[Name, list[int]],
+                 short: dict[Name, Name] | None = None, own: dict[int, frozenset[Name]] | None = None):
+        self.slots, self.members, self.common, self.longest = slots, members, common, longest
+        self.holders, self.orders, self.own = holders, orders, own
+        # short name -> the one label or column name it stands for (header_names.short_names; headings' phrases
+        # are names already, and a short name equal to any name is that name)
+        self.short = short
 
 
 def names_of(document: Document, kind: str, ranges: bool = False) -> Names:
@@ -404,18 +400,14 @@ def _sides(document: Document, kind: str, subject: str, reference: str | None, r
     return list(dict.fromkeys(readings))
 
 
-@dataclass
 class Join:
     """The cells of one kind holding ``sides.x`` (``xs``) and ``sides.y``
     (``ys``) among the rows a clause names, and the ``pairs`` of them that
     differ in nothing else; ``common`` as :class:`Names` has it."""
 
-    kind: str
-    sides: Sides
-    xs: list[Cell]
-    ys: list[Cell]
-    pairs: list[tuple[Cell, Cell]]
-    common: frozenset[str]
+    def __init__(self, kind: str, sides: Sides, xs: list[Cell], ys: list[Cell], pairs: list[tuple[Cell, Cell]],
+                 common: frozenset[str]):
+        self.kind, self.sides, self.xs, self.ys, self.pairs, self.common = kind, sides, xs, ys, pairs, common
 
     def ends(self) -> list[tuple[int, tuple[Figure, ...], tuple[Figure, ...]]]:
         """(pair index, x figures, y figures) of each pair, a range cell giving both its ends (as
