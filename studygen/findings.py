@@ -81,7 +81,7 @@ def error_finding(code: str, error, *, hint: str = "", path: str = "") -> Findin
     else with ``message`` and ``place`` (a load problem,
     :class:`studygen.study.Problem`); ``path`` names the file when the error
     names none. A place given only as a line or only as a pointer stays so."""
-    place = error.place if error.place.path or not path else replace(error.place, path=path)
+    place = error.place if error.place.path or not path else error.place._replace(path=path)
     return Finding.at(place, code, error.message, hint=hint)
 
 

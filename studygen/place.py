@@ -9,11 +9,10 @@ is never a string to be parsed back (pyflakes keeps one such type per message).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class Place:
+class Place(NamedTuple):
     """A file, and optionally a line (1-based) and a JSON pointer in it."""
 
     path: str = ""

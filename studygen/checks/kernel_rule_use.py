@@ -32,8 +32,7 @@ and SG210 said only that 31.9 % of the profile was unclassified.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Iterator
+from typing import Iterator, NamedTuple
 
 from ..errors import RecordError
 from ..records.group_sums import KERNELS_LISTED_PER_GROUP
@@ -45,8 +44,7 @@ from ..records.unstated import RUN_COLLECTOR
 DEFAULT, STUDY_FILE, STUDY_RULES_THEN = "default", "study file", "the study file's rules when it ran"
 
 
-@dataclass(frozen=True)
-class StudyRule:
+class StudyRule(NamedTuple):
     """One entry of the study file's ``kernel_groups``: its index, pattern
     as written, group, and the compiled pattern (``search(name)``)."""
 
@@ -146,8 +144,7 @@ def grouped_results(study) -> Iterator[tuple[object, int, dict, str]]:
                     yield record, index, result, source
 
 
-@dataclass(frozen=True)
-class Difference:
+class Difference(NamedTuple):
     """One place where a result's grouping differs from the rules':
     ``pointer`` into the result's record, and the words saying how."""
 
@@ -179,7 +176,6 @@ def complete_listing(result: dict, group: dict) -> bool:
     return bool(result.get("rows_listed")) and len(group.get("kernels") or []) < KERNELS_LISTED_PER_GROUP
 
 
-@dataclass
 class RuleUse:
     """What the listed names say of one rule over the results grouped by
     the rules as they are: ``takes`` a name (it is the first to match one),
@@ -187,10 +183,9 @@ class RuleUse:
     what the record does not keep), and ``shadowed``: for each earlier rule,
     how many listed names this rule matches that the earlier one takes."""
 
-    rule: StudyRule
-    takes: bool = False
-    maybe: bool = False
-    shadowed: dict[int, int] | None = None
+    def __init__(self, rule: StudyRule, takes: bool = False, maybe: bool = False,
+                 shadowed: dict[int, int] | None = None):
+        self.rule, self.takes, self.maybe, self.shadowed = rule, takes, maybe, shadowed
 
 
 def rule_uses(rules: StudyRules, current: list[dict], others: list[dict]) -> list[RuleUse]:

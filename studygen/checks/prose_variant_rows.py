@@ -42,7 +42,7 @@ restricts nothing.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..lint.prose_changes import changes_of
 from ..lint.undecided import undecided
@@ -65,8 +65,7 @@ _THAN = lazy_compile(r"\bthan\b", re.IGNORECASE)
 _BATCH = lazy_compile(r"\bbatch(?:[\s-]+size)?(?:\s*(?:=|of)\s*|[\s-]+)(\d{1,7})(?!\d)\b", re.IGNORECASE)
 
 
-@dataclass(frozen=True)
-class VariantComparison:
+class VariantComparison(NamedTuple):
     """Two variants a clause compares the timings of: ``words`` the
     comparative as written ("faster", "1.3x faster"), ``first`` and
     ``second`` the variants' names in the order the clause names them."""

@@ -36,8 +36,8 @@ makes its key an error, and a waiver never hides a pair it does not name.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass, replace
-from typing import Callable
+from dataclasses import replace
+from typing import Callable, NamedTuple
 
 from ..findings import Finding
 from ..numbers import format_number
@@ -57,8 +57,7 @@ EPSILON = 1e-12  # the slack every SG203 comparison of two figures allows (float
 Pair = tuple[Row, Row, Row, PairVerdict]  # (earlier job's row, later job's row, the row it is placed at, verdict)
 
 
-@dataclass(frozen=True)
-class KeyDisagreement:
+class KeyDisagreement(NamedTuple):
     """How the jobs of one measurement key compare.
 
     ``rows``: the key's rows in the study's order (job id, then pointer); ``compared``: pairs of two
@@ -325,7 +324,7 @@ def key_findings(study, found: dict[tuple, KeyDisagreement], hint_of: Callable[[
         if not left:  # every pair waived: the key's finding, waived through each of them
             findings.append(replace(key_finding(study, disagreement, hint_of), parts=tuple(parts)))
             continue
-        kept = replace(disagreement, count=len(left), representative=representative(left))
+        kept = disagreement._replace(count=len(left), representative=representative(left))
         # every pair rides along: apply_waivers counts the entries that named some as used, and waives
         # the finding only where every one is named (here some are not)
         findings.append(replace(key_finding(study, kept, hint_of, waived=len(pairs) - len(left)), parts=tuple(parts)))

@@ -79,7 +79,6 @@ than the 0.0012 spread of the FP8 figure between the two jobs.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from statistics import median
 
 from ..findings import Finding
@@ -291,8 +290,8 @@ def _holm_corrected(study, compared: dict) -> dict:
                                                          tolerance(study, a), unit_text,
                                                          f", none below {_p_text(least, resamples)} after {family}"))
                 continue
-            corrected[key][index] = (a, b, replace(
-                verdict, disagree=adjusted < verdict.alpha,
+            corrected[key][index] = (a, b, verdict._replace(
+                disagree=adjusted < verdict.alpha,
                 basis=f"{verdict.basis}; two-sided bootstrap p {_p_text(verdict.p_value, resamples)}"
                       f"{verdict.p_note}, {_p_text(adjusted, resamples)} after {family}"))
     return corrected
@@ -328,7 +327,7 @@ def disagreeing_pairs(study, repeated=None) -> dict[tuple, KeyDisagreement]:
             if not verdict.disagree:
                 continue
             if verdict.level_clause and not jobs_measured:
-                verdict = replace(verdict, severity=WARNING, basis=verdict.basis + verdict.level_clause)
+                verdict = verdict._replace(severity=WARNING, basis=verdict.basis + verdict.level_clause)
             pairs.append((a, b, outlier(centre, a, b), verdict))
         found[key] = from_pairs(rows, len(corrected[key]), pairs)
     return found

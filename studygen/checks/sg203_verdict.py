@@ -6,7 +6,7 @@ jobs measured plus the tolerance (:func:`untested`, :func:`beyond_spread`). :mod
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 from math import comb
 
 from ..numbers import format_number, two_significant_decimals
@@ -41,8 +41,7 @@ def unit_of(row: Row) -> str:
     return row.unit if row.unit not in (None, "", "AP") else ""
 
 
-@dataclass(frozen=True)
-class PairVerdict:
+class PairVerdict(NamedTuple):
     """Whether two jobs' rows of one key disagree, and the words that say how it was decided.
 
     ``p_value``: of a bootstrap comparison (a figure with a spread of its own, no declared source, and

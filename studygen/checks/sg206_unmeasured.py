@@ -45,7 +45,7 @@ linears" states an unmeasured configuration as a conclusion.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 from bisect import bisect_right
 from itertools import accumulate
 
@@ -105,8 +105,7 @@ def mention_pattern(entry: dict) -> re.Pattern:
     return re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])", re.I)
 
 
-@dataclass(frozen=True)
-class Parts:
+class Parts(NamedTuple):
     """A configuration read as a variant on a GPU: ``variant`` finds a name,
     label or precision of the variants it names (lower case, whole word),
     ``gpu`` one of the GPUs it names however spelt; ``variants`` and ``gpus``

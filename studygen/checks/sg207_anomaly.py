@@ -86,7 +86,7 @@ does not say why.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from typing import NamedTuple
 from itertools import combinations
 from statistics import median
 
@@ -191,13 +191,16 @@ def _pattern(row: Row) -> tuple:
     return row.kind, row.metric, row.backend, row.mode, how_measured(row), profile_kind(row)
 
 
-@dataclass(slots=True)  # not frozen: one is made a platform of each configuration, a field set at a time when frozen
 class Cell:
     """One configuration (configuration key, timing signature, kind of
-    profile) on one platform: its rows and their median, the figure compared."""
+    profile) on one platform: its rows and their median, the figure compared.
+    Not frozen: one is made a platform of each configuration (a frozen class
+    sets each field through ``object.__setattr__``)."""
 
-    rows: list[Row]
-    median: float
+    __slots__ = ("rows", "median")
+
+    def __init__(self, rows: list[Row], median: float):
+        self.rows, self.median = rows, median
 
     @property
     def text(self) -> str:
@@ -290,8 +293,7 @@ def _same_gpu_reasons(platforms: dict[tuple, Cell], factor: float) -> dict[tuple
     return reasons
 
 
-@dataclass(frozen=True)
-class PairPattern:
+class PairPattern(NamedTuple):
     """The typical ratios of one set of platforms (one pattern), looked up
     once a set: ``pairs``, ``(a, b, typical ratio of a / b, configurations
     both measured)`` for each cross-GPU pair of platform indexes (a < b) that

@@ -62,6 +62,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from ..findings import Finding
 from ..numbers import format_number
@@ -86,8 +87,7 @@ _HINT = ("quote the figure as the records hold it (studygen rows prints every di
          "from another source comes from; a waiver with the reason keeps one that is right")
 
 
-@dataclass(frozen=True)
-class Measured:
+class Measured(NamedTuple):
     """One row's own figure in its unit (a result's value or range end): the
     value, where it is (record and pointer) and what a sentence about its row
     may name it by (:func:`row_names`)."""

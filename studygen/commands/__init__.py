@@ -11,15 +11,14 @@ followed by what its docstring adds.
 from __future__ import annotations
 
 import inspect
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import click
 
 from ..records.kinds import Kind
 
 
-@dataclass(frozen=True)
-class CommandEntry:
+class CommandEntry(NamedTuple):
     """Where a command lives (``module``, ``attribute``) and its one-line ``summary``."""
 
     module: str

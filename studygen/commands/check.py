@@ -5,8 +5,8 @@ from __future__ import annotations
 import dataclasses
 import os
 import sys
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import click
 
@@ -27,8 +27,7 @@ multiprocessing = lazy_import("multiprocessing")
 futures = lazy_import("concurrent.futures")
 
 
-@dataclass
-class CheckOptions:
+class CheckOptions(NamedTuple):
     """Options of ``studygen check``."""
 
     targets: tuple[str, ...] = ()  # FAMILY|STUDY_DIR ...; none: every family

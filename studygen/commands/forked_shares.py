@@ -41,7 +41,6 @@ import select
 import signal
 import struct
 import sys
-from dataclasses import dataclass, field
 from typing import Callable
 
 from ..collect.lazy import lazy_import
@@ -75,17 +74,16 @@ _PIPE_BYTES = 1 << 20
 _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
 
-@dataclass
 class _Child:
     """A forked child doing ``share``: its pid, the read end of its pipe, and
-    the bytes read from it that do not make a whole frame yet."""
+    the bytes read from it that do not make a whole frame yet. (A plain
+    class: a dataclass's generated methods cost a compile at import.)"""
 
-    pid: int
-    reader: int
-    share: list[int]
-    received: bytearray = field(default_factory=bytearray)
-    queue: int | None = None  # the read end of the share's queue (with steal), None once drained
-    left: list[int] = field(default_factory=list)  # items still queued when the child ended, for the parent
+    def __init__(self, pid: int, reader: int, share: list[int], queue: int | None = None):
+        self.pid, self.reader, self.share = pid, reader, share
+        self.received = bytearray()
+        self.queue = queue  # the read end of the share's queue (with steal), None once drained
+        self.left: list[int] = []  # items still queued when the child ended, for the parent
 
 
 def split_by_size(sizes: list[int], shares: int) -> list[list[int]]:

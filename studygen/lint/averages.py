@@ -35,7 +35,6 @@ from __future__ import annotations
 import math
 import re
 import statistics
-from dataclasses import dataclass
 
 from ..numbers import format_number
 from ..patterns import lazy_compile
@@ -102,16 +101,13 @@ def _fits(kind: str, inputs: list[Figure], stated: Figure) -> bool | None:
     return None if computed is None else consistent(computed, stated)
 
 
-@dataclass
 class _Cell:
     """One stated average with the figures it averages."""
 
-    stated: Figure
-    inputs: list[Figure]
-    allowed: tuple[str, ...]
-    row: Row
-    series: Series
-    what: str  # "the 4 rows above", "the row's 3 other columns"
+    def __init__(self, stated: Figure, inputs: list[Figure], allowed: tuple[str, ...], row: Row, series: Series,
+                 what: str):
+        self.stated, self.inputs, self.allowed, self.row, self.series = stated, inputs, allowed, row, series
+        self.what = what  # "the 4 rows above", "the row's 3 other columns"
 
 
 def _average_rows(table: Table) -> list[_Cell]:

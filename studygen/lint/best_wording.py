@@ -51,7 +51,7 @@ Cases: ``tests/lint/test_best_wording.py``, ``tests/lint/test_best_rows.py``.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..patterns import lazy_compile
 from .document import Series, Table
@@ -152,8 +152,7 @@ ROW_NOUNS = frozenset({
     "instance", "node", "platform", "strategy", "algorithm", "solution", "runtime", "provider", "server"})
 
 
-@dataclass(frozen=True)
-class Best:
+class Best(NamedTuple):
     """A superlative read from a clause: ``word`` as written at offset ``start`` (``end``), ``group`` as
     SUPERLATIVE_RE names it; ``peak`` True when the subject stays fixed (a peak, a possessive)."""
 

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..patterns import lazy_compile
 from .approximate import APPROXIMATE_BEFORE_RE, MARGIN, widened
@@ -76,8 +76,7 @@ _NAME_PART_RE = lazy_compile(r"[+/-]")
 _TABLE_WORD_RE = lazy_compile(r"[a-z0-9][\w.]*")
 
 
-@dataclass(frozen=True)
-class Claim:
+class Claim(NamedTuple):
     """A single figure and the direction it goes ("5x faster"), with the
     bound written before it ("up to"; "" for a plain claim)."""
 
@@ -197,12 +196,12 @@ def backing(document: Document, claim: Claim, order: int = 0) -> list[Series]:
     return sorted(stating, key=lambda s: (abs(s.table.order - order), s.table.order))[:MAX_BACKING]
 
 
-@dataclass
 class Scope:
     """What an overstated claim was read against: each column with the
     values of the rows it was compared with."""
 
-    columns: list[tuple[Series, list[Figure]]]
+    def __init__(self, columns: list[tuple[Series, list[Figure]]]):
+        self.columns = columns
 
     @property
     def rows(self) -> int:

@@ -26,7 +26,6 @@ table declares may also be taken on a table too short for that
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from ..numbers import format_number
 from .document import Series, Table
@@ -177,7 +176,6 @@ def derivation(formula: str, a: Figure, b: Figure, derived: Figure, unit: str | 
     return recomputed(formula, a, b, derived, unit, finer) + interval
 
 
-@dataclass
 class Fit:
     """A definition of a derived column and how well it fits.
 
@@ -190,17 +188,13 @@ class Fit:
     one inferred from the figures alone); ``close`` marks a declared one
     taken because every row is near it though few rows fit it exactly."""
 
-    kind: str
-    formula: str
-    first: Series
-    second: Series | None
-    baselines: dict[int, int]
-    matched: list[int]
-    missed: list[int]
-    reversed: bool = False  # a baseline fit computed as formula(baseline, row)
-    declared: str = ""
-    close: bool = False
-    by_words: bool = False  # declared by the header's words (see table_model.Definition)
+    def __init__(self, kind: str, formula: str, first: Series, second: Series | None, baselines: dict[int, int],
+                 matched: list[int], missed: list[int], reversed: bool = False, declared: str = "",
+                 close: bool = False, by_words: bool = False):
+        self.kind, self.formula, self.first, self.second, self.baselines = kind, formula, first, second, baselines
+        self.matched, self.missed, self.declared, self.close = matched, missed, declared, close
+        self.reversed = reversed  # a baseline fit computed as formula(baseline, row)
+        self.by_words = by_words  # declared by the header's words (see table_model.Definition)
 
     def operands(self, row: int) -> tuple[Figure, Figure]:
         """(a, b) of ``row`` for this definition."""

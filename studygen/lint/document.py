@@ -211,26 +211,24 @@ class Series:
         return self.unit is not None and self.table.unit_counts[self.unit] == 1
 
 
-@dataclass(eq=False)
 class Table:
-    """A GFM table: ``line`` is the header's 1-based source line."""
+    """A GFM table: ``line`` is the header's 1-based source line. (A plain
+    class, as :class:`Row`: a dataclass's generated methods cost each process
+    a compile when this module is imported.)"""
 
-    order: int
-    section: int
-    line: int
-    end_line: int
-    headers: list[str]
-    rows: list[Row]
-    context: str = ""
-    headings: tuple[str, ...] = ()  # the headings above the table, nearest first
-    label_columns: list[int] = field(default_factory=list)
-    series: list[Series] = field(default_factory=list)
-    # label column -> normalised value -> row indexes
-    label_values: dict[int, dict[str, list[int]]] = field(default_factory=dict)
-    numeric_labels: dict[int, str] = field(default_factory=dict)  # column -> header word before its numbers
-    # label column -> word of its labels -> rows whose label holds it ("decode" of "deepep_decode")
-    label_parts: dict[int, dict[str, set[int]]] = field(default_factory=dict)
-    pair_cache: dict = field(default_factory=dict)  # what checks keep per table: column pairs by unit (SG101), labelled rows (SG103)
+    def __init__(self, order: int, section: int, line: int, end_line: int, headers: list[str], rows: list[Row],
+                 context: str = "", headings: tuple[str, ...] = ()):
+        self.order, self.section, self.line, self.end_line = order, section, line, end_line
+        self.headers, self.rows, self.context = headers, rows, context
+        self.headings = headings  # the headings above the table, nearest first
+        self.label_columns: list[int] = []
+        self.series: list[Series] = []
+        # label column -> normalised value -> row indexes
+        self.label_values: dict[int, dict[str, list[int]]] = {}
+        self.numeric_labels: dict[int, str] = {}  # column -> header word before its numbers
+        # label column -> word of its labels -> rows whose label holds it ("decode" of "deepep_decode")
+        self.label_parts: dict[int, dict[str, set[int]]] = {}
+        self.pair_cache: dict = {}  # what checks keep per table: column pairs by unit (SG101), labelled rows (SG103)
 
     @cached_property
     def unit_counts(self) -> Counter:
@@ -297,16 +295,12 @@ class Table:
         return frozenset(self.numeric_labels.values()), multiword
 
 
-@dataclass(eq=False)
 class Sentence:
     """A sentence of a prose block, with its figures and ranges (offsets
     relative to the block's text)."""
 
-    block: "Block"
-    start: int
-    end: int
-    tokens: list[Token]
-    ranges: list[Range]
+    def __init__(self, block: "Block", start: int, end: int, tokens: list[Token], ranges: list[Range]):
+        self.block, self.start, self.end, self.tokens, self.ranges = block, start, end, tokens, ranges
 
     @cached_property
     def text(self) -> str:
@@ -407,21 +401,15 @@ class Sentence:
         return view
 
 
-@dataclass(eq=False)
 class Block:
     """A paragraph or heading: ``text`` is its plain text, soft breaks kept
     as newlines, ``line`` its first source line (1-based)."""
 
-    document: "Document"
-    order: int
-    section: int
-    kind: str
-    line: int
-    end_line: int
-    text: str
-    heading: str
-    in_list: bool = False
-    headings: tuple[str, ...] = ()  # the headings above the block, nearest first
+    def __init__(self, document: "Document", order: int, section: int, kind: str, line: int, end_line: int, text: str,
+                 heading: str, in_list: bool = False, headings: tuple[str, ...] = ()):
+        self.document, self.order, self.section, self.kind = document, order, section, kind
+        self.line, self.end_line, self.text, self.heading, self.in_list = line, end_line, text, heading, in_list
+        self.headings = headings  # the headings above the block, nearest first
 
     def line_at(self, offset: int) -> int:
         """Source line of ``offset`` in :attr:`text`."""
@@ -470,34 +458,29 @@ class Block:
         return sentences
 
 
-@dataclass(eq=False)
 class Fence:
     """A fenced code block: ``line`` its opening line, ``closed`` whether a
     closing fence ends it before the end of its container."""
 
-    line: int
-    end_line: int
-    markup: str
-    closed: bool
+    def __init__(self, line: int, end_line: int, markup: str, closed: bool):
+        self.line, self.end_line, self.markup, self.closed = line, end_line, markup, closed
 
 
-@dataclass(eq=False)
 class Document:
     """A parsed Markdown document (see the module docstring)."""
 
-    path: str
-    text: str
-    lines: SourceLines
-    blocks: list[Block] = field(default_factory=list)
-    tables: list[Table] = field(default_factory=list)
-    fences: list[Fence] = field(default_factory=list)
-    paragraph_lines: list[tuple[int, int]] = field(default_factory=list)
-    label_vocab: frozenset[str] = frozenset()
-    multiword_labels: frozenset[str] = frozenset()
-    label_parts: frozenset[str] = frozenset()  # words of labels that tell rows apart ("decode", "first")
-    numeric_header_words: frozenset[str] = frozenset()
-    header_parts: frozenset[str] = frozenset()  # varying parts of split headers ("fp8", "800x1067")
-    memo: dict = field(default_factory=dict)  # what checks keep per document (SG101: the columns backing a kind of claim)
+    def __init__(self, path: str, text: str, lines: SourceLines):
+        self.path, self.text, self.lines = path, text, lines
+        self.blocks: list[Block] = []
+        self.tables: list[Table] = []
+        self.fences: list[Fence] = []
+        self.paragraph_lines: list[tuple[int, int]] = []
+        self.label_vocab: frozenset[str] = frozenset()
+        self.multiword_labels: frozenset[str] = frozenset()
+        self.label_parts: frozenset[str] = frozenset()  # words of labels that tell rows apart ("decode", "first")
+        self.numeric_header_words: frozenset[str] = frozenset()
+        self.header_parts: frozenset[str] = frozenset()  # varying parts of split headers ("fp8", "800x1067")
+        self.memo: dict = {}  # what checks keep per document (SG101: the columns backing a kind of claim)
 
     @cached_property
     def prose(self) -> list[Block]:

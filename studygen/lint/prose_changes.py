@@ -53,7 +53,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Container
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..numbers import format_number
 from ..patterns import lazy_compile
@@ -158,8 +158,7 @@ _AVERAGE_AFTER_RE = lazy_compile(r"^[^,;]{0,60}\bon\s+average\b", re.IGNORECASE)
 _HEDGE_WINDOW = 24
 
 
-@dataclass(frozen=True)
-class Change:
+class Change(NamedTuple):
     """One stated percent change: the figure, its sense (decrease, increase,
     faster, slower), its hedge ("" plain, max, mean, about, floor, ceiling),
     the clause it sits in and the object of its verb ("the fp16 time")."""

@@ -61,7 +61,6 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass
 
 from ..numbers import format_number
 from ..patterns import lazy_compile
@@ -105,17 +104,16 @@ _CLAUSE_BREAK_RE = lazy_compile("[" + re.escape(_CLAUSE_BREAKS) + "]")
 _LABEL_PARENTHESIS_RE = lazy_compile(r"\(([\w.+-]{1,16})\)")
 
 
-@dataclass
 class _Reading:
     """One table's reading of a clause: the column, the two rows and whether
     any formula fits."""
 
-    table: Table
-    series: Series
-    rows: tuple[int, int]  # in the clause's order
-    fits: bool
-    against: int | None = None  # the subject's index in rows when they go the other way than the clause says
-    stated: tuple[str, str] | None = None  # (direction, its words) the clause states, when ``against`` is set
+    def __init__(self, table: Table, series: Series, rows: tuple[int, int], fits: bool, against: int | None = None,
+                 stated: tuple[str, str] | None = None):
+        self.table, self.series, self.fits = table, series, fits
+        self.rows = rows  # in the clause's order
+        self.against = against  # the subject's index in rows when they go the other way than the clause says
+        self.stated = stated  # (direction, its words) the clause states, when ``against`` is set
 
 
 def figure_clause(sentence: Sentence, figure: Figure) -> tuple[int, int]:

@@ -34,7 +34,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Container, Mapping
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..numbers import format_number
 from ..patterns import lazy_compile
@@ -79,8 +79,7 @@ RATIO_HINT = "recompute the ratio from the table it summarises (to its printed d
 _VARIANT_RE = lazy_compile(r"^(?:fp|bf|tf|int|uint|nvfp|mxfp|w\d+a)\d+$")
 
 
-@dataclass(frozen=True)
-class Share:
+class Share(NamedTuple):
     """"P% of <reference>": its figure, its reference word as written and
     where it is stated (for a message)."""
 
@@ -327,19 +326,16 @@ def _sentence_breaks(sentence: Sentence) -> list[int]:
     return _last_breaks[1]
 
 
-@dataclass
 class _Reading:
     """What one row of a table gives for a prose ratio: ``x / y`` of two
     columns, or the ratio a column prints (``printed``)."""
 
-    table: Table
-    row: int
-    value: float
-    fits: bool
-    x: Operand | None = None  # a cell printing a range is read over its range (studygen.lint.range_operands)
-    y: Operand | None = None
-    printed: str = ""
-    wrong_way: str = ""  # the direction the sentence states, when the row's figures go the other way
+    def __init__(self, table: Table, row: int, value: float, fits: bool, x: Operand | None = None,
+                 y: Operand | None = None, printed: str = "", wrong_way: str = ""):
+        self.table, self.row, self.value, self.fits = table, row, value, fits
+        self.x, self.y = x, y  # a cell printing a range is read over its range (studygen.lint.range_operands)
+        self.printed = printed
+        self.wrong_way = wrong_way  # the direction the sentence states, when the row's figures go the other way
 
     def shown(self, ratio: Figure) -> str:
         """The reading for a message (made only for a reported ratio)."""
@@ -353,15 +349,14 @@ class _Reading:
         return f"{shown}, the other way round than '{self.wrong_way}' says" if self.wrong_way else shown
 
 
-@dataclass
 class _Columns:
     """A table's measured columns as a ratio reads them: header words per
     column (the words every column shares left out) and each column's
     (measured series, printed ratio series)."""
 
-    own: dict[int, frozenset[str]]
-    words: dict[int, frozenset[str]]
-    operands: dict[int, tuple[Series | None, Series | None]]
+    def __init__(self, own: dict[int, frozenset[str]], words: dict[int, frozenset[str]],
+                 operands: dict[int, tuple[Series | None, Series | None]]):
+        self.own, self.words, self.operands = own, words, operands
 
     @classmethod
     def of(cls, table: Table) -> "_Columns":

@@ -27,7 +27,6 @@ the largest gain, each endpoint in a different table.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Iterator
 
 from .columns import type_columns
@@ -37,7 +36,6 @@ from .restriction import scope_phrases
 from .text import keywords
 
 
-@dataclass
 class _Group:
     """Tables of one header row: their heading words (``words``, one set per
     table), the words naming some of their headings and not all
@@ -45,11 +43,10 @@ class _Group:
     the member positions they join, and per joined column and printed
     decimals the member positions holding each rounded value."""
 
-    tables: list[Table]
-    words: list[frozenset[str]]
-    distinctive: frozenset[str]
-    joined: dict = field(default_factory=dict)
-    holders: dict = field(default_factory=dict)
+    def __init__(self, tables: list[Table], words: list[frozenset[str]], distinctive: frozenset[str]):
+        self.tables, self.words, self.distinctive = tables, words, distinctive
+        self.joined: dict = {}
+        self.holders: dict = {}
 
 
 def _groups(document) -> list[_Group]:

@@ -31,7 +31,7 @@ Cases: ``sg107_pos_row_variants``, ``sg107_neg_row_variants``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .document import Document, Series, Table, is_empty_cell
 from .figures import Figure, statistics_in
@@ -42,8 +42,7 @@ from .variant_pairs import CANDIDATE_LIMIT, tables_naming
 from .variant_pairs import COMPARISON_RE as _COMPARISON_RE, kind_of_series
 
 
-@dataclass(frozen=True)
-class RowPair:
+class RowPair(NamedTuple):
     """Pairs of rows of one ``table`` (subject row, reference row) that hold
     the variant ``x`` and its reference ``y`` in the same key, read in
     ``series`` of quantity ``kind``."""

@@ -53,8 +53,7 @@ are read against every column of the document that states the same thing
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, NamedTuple
 
 from ..findings import Finding
 from ..numbers import format_number
@@ -91,8 +90,7 @@ _SPECIFIC_UNITS = RATE_UNITS | {"AP", "AP50", "AP75", "MiB", "GiB", "KiB", "MB",
 _DIFFERENCE_HEADER_WORDS = frozenset({"saving", "saved", "diff", "difference", "delta", "gain", "reduction", "overhead", "change", "gap", "speedup", "slowdown"})
 
 
-@dataclass(frozen=True)
-class Siblings:
+class Siblings(NamedTuple):
     """The sentence's other figures of a range's unit (``figures``) and its
     other ranges of that unit (``ranges``): what a row the range leaves out
     may be stated by instead ("INT4's 9.8% against 1.1-1.6% for the 8-bit
@@ -120,26 +118,20 @@ class Siblings:
         return rest
 
 
-@dataclass
 class Candidate:
     """A column (or pair of columns) a range may summarise, and the verdict.
 
     ``values`` are what the range is compared with; the printable
     :class:`Entry` list is made only for a candidate that is reported."""
 
-    description: str
-    table: Table
-    values: list[float]
-    make_entries: Callable[[], list[Entry]]
-    strong: bool
-    overlap: bool
-    found: int
-    inside: int
-    distance: int
-    same_section: bool
-    reportable: bool = True
-    siblings: Siblings = Siblings()  # the sentence's other figures and ranges of the range's unit
-    reading: Range | None = None  # the range in the unit of the column (set by _check_range)
+    def __init__(self, description: str, table: Table, values: list[float], make_entries: Callable[[], list[Entry]],
+                 strong: bool, overlap: bool, found: int, inside: int, distance: int, same_section: bool,
+                 reportable: bool = True, siblings: Siblings = Siblings(), reading: Range | None = None):
+        self.description, self.table, self.values, self.make_entries = description, table, values, make_entries
+        self.strong, self.overlap, self.found, self.inside, self.distance = strong, overlap, found, inside, distance
+        self.same_section, self.reportable = same_section, reportable
+        self.siblings = siblings  # the sentence's other figures and ranges of the range's unit
+        self.reading = reading  # the range in the unit of the column (set by _check_range)
 
     @property
     def covered(self) -> bool:

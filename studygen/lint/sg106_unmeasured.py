@@ -58,7 +58,6 @@ from __future__ import annotations
 from ..visible import shortened
 import functools
 import re
-from dataclasses import dataclass
 
 from ..findings import Finding
 from ..patterns import lazy_compile
@@ -171,17 +170,14 @@ _GENERIC = frozenset({"config", "configuration", "option", "path", "variant", "s
                       "results", "data", "sweep", "sweeps", "measurement", "measurements", "benchmark", "benchmarks"})
 
 
-@dataclass
 class Unmeasured:
     """A configuration declared unmeasured: its text, its words, the line
     of the declaration, its block (None for a table row) and, for a declaring
     cell, the slice of its table (None: every table; :func:`_cell_scope`)."""
 
-    text: str
-    terms: frozenset[str]
-    line: int
-    block: Block | None
-    tables: tuple | None = None  # the headings and caption of the tables a declaring cell speaks for
+    def __init__(self, text: str, terms: frozenset[str], line: int, block: Block | None, tables: tuple | None = None):
+        self.text, self.terms, self.line, self.block = text, terms, line, block
+        self.tables = tables  # the headings and caption of the tables a declaring cell speaks for
 
 
 def item_terms(text: str) -> frozenset[str]:

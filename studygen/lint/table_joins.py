@@ -60,7 +60,7 @@ a claim that compares figures of two GPUs as if of two variants.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..label_names import VENDOR_WORDS
 from .document import Document, Series, Table, is_empty_cell
@@ -83,34 +83,34 @@ TABLE_LIMIT = 64
 Name = tuple[str, ...]
 
 
-@dataclass(frozen=True, eq=False, repr=False)
 class Scope:
     """What the lines above a table say: the words of each heading (nearest
     first) and of its lead-in line (None when it has none), and the names
-    they hold (name -> ``HEADING`` or ``LEAD_IN``)."""
+    they hold (name -> ``HEADING`` or ``LEAD_IN``); ``heading_name`` the
+    nearest heading's naming words, whole. Set once: nothing assigns its
+    fields (a plain class: a dataclass's generated methods cost each process
+    a compile when this module is imported)."""
 
-    headings: tuple[Name, ...]
-    lead_in: Name | None
-    names: dict[Name, str]
-    heading_name: Name = ()  # the nearest heading's naming words, whole
+    __slots__ = ("headings", "lead_in", "names", "heading_name")
+
+    def __init__(self, headings: tuple[Name, ...], lead_in: Name | None, names: dict[Name, str], heading_name: Name = ()):
+        self.headings, self.lead_in, self.names, self.heading_name = headings, lead_in, names, heading_name
 
 
-@dataclass(frozen=True, eq=False, repr=False)
 class Cell:
     """One figure of a measured column with its coordinates (see the module
     docstring): ``labels`` (label column's header, label as one word) and
     ``label_words`` (each label's words) of its row's label columns;
     ``column`` the header's words (its closing unit left out, the figure's
-    position added in a cell of several); ``scope`` the lines above its table."""
+    position added in a cell of several); ``scope`` the lines above its table.
+    Set once, as :class:`Scope`."""
 
-    table: Table
-    series: Series
-    row: int
-    figure: Figure
-    labels: tuple[tuple[str, str], ...]
-    label_words: tuple[Name, ...]
-    column: Name
-    scope: Scope
+    __slots__ = ("table", "series", "row", "figure", "labels", "label_words", "column", "scope")
+
+    def __init__(self, table: Table, series: Series, row: int, figure: Figure, labels: tuple[tuple[str, str], ...],
+                 label_words: tuple[Name, ...], column: Name, scope: Scope):
+        self.table, self.series, self.row, self.figure = table, series, row, figure
+        self.labels, self.label_words, self.column, self.scope = labels, label_words, column, scope
 
     def own_names(self, common: frozenset[str]) -> list[tuple[str, Name]]:
         """(slot, name) of its labels (slot: their column's header) and its column (``COLUMN``)."""
@@ -259,7 +259,6 @@ def cells_of(document: Document, kind: str, ranges: bool = False) -> list[Cell]:
     return found
 
 
-@dataclass
 class Names:
     """What the cells of one kind name: ``slots`` name -> the slots naming
     it; ``members`` slot -> its names; ``common`` the words every column of
@@ -268,16 +267,14 @@ class Names:
     cell -> the names its labels and column hold (:meth:`Cell.own_names`
     under ``common``, read once: :func:`side_cells` asks it of a cell per clause)."""
 
-    slots: dict[Name, set]
-    members: dict[object, set]
-    common: frozenset[str]
-    longest: int
-    holders: dict[Name, dict[int, list[Cell]]]
-    orders: dict[Name, list[int]]
-    # short name -> the one label or column name it stands for (header_names.short_names; headings' phrases
-    # are names already, and a short name equal to any name is that name)
-    short: dict[Name, Name] = None  # type: ignore[assignment]
-    own: dict[int, frozenset[Name]] = None  # type: ignore[assignment]
+    def __init__(self, slots: dict[Name, set], members: dict[object, set], common: frozenset[str], longest: int,
+                 holders: dict[Name, dict[int, list[Cell]]], orders: dict[Name, list[int]],
+                 short: dict[Name, Name] | None = None, own: dict[int, frozenset[Name]] | None = None):
+        self.slots, self.members, self.common, self.longest = slots, members, common, longest
+        self.holders, self.orders, self.own = holders, orders, own
+        # short name -> the one label or column name it stands for (header_names.short_names; headings' phrases
+        # are names already, and a short name equal to any name is that name)
+        self.short = short
 
 
 def names_of(document: Document, kind: str, ranges: bool = False) -> Names:
@@ -345,8 +342,7 @@ def _found_names(words: list[str], names: Names, raw: str) -> list[tuple[int, in
     return [s for s in spans if not any(o[0] <= s[0] and s[1] <= o[1] and o != s for o in spans)]
 
 
-@dataclass(frozen=True)
-class Sides:
+class Sides(NamedTuple):
     """The subject (``x``) and reference (``y``) a clause compares; ``implicit``: the clause names no reference."""
 
     x: Name
@@ -404,18 +400,14 @@ def _sides(document: Document, kind: str, subject: str, reference: str | None, r
     return list(dict.fromkeys(readings))
 
 
-@dataclass
 class Join:
     """The cells of one kind holding ``sides.x`` (``xs``) and ``sides.y``
     (``ys``) among the rows a clause names, and the ``pairs`` of them that
     differ in nothing else; ``common`` as :class:`Names` has it."""
 
-    kind: str
-    sides: Sides
-    xs: list[Cell]
-    ys: list[Cell]
-    pairs: list[tuple[Cell, Cell]]
-    common: frozenset[str]
+    def __init__(self, kind: str, sides: Sides, xs: list[Cell], ys: list[Cell], pairs: list[tuple[Cell, Cell]],
+                 common: frozenset[str]):
+        self.kind, self.sides, self.xs, self.ys, self.pairs, self.common = kind, sides, xs, ys, pairs, common
 
     def ends(self) -> list[tuple[int, tuple[Figure, ...], tuple[Figure, ...]]]:
         """(pair index, x figures, y figures) of each pair, a range cell giving both its ends (as

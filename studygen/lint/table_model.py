@@ -47,7 +47,7 @@ derived column follows it: the derived column needs it as an operand
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..patterns import lazy_compile
 from .document import Series, Table, is_empty_cell
@@ -82,8 +82,7 @@ def precedes_derived(headers: list[str], column: int) -> bool:
     return following < len(headers) and ratio_header(headers[following])
 
 
-@dataclass(frozen=True)
-class Definition:
+class Definition(NamedTuple):
     """A derived column's definition as the table declares it.
 
     ``kind`` is ``pair`` (``first`` over ``second`` in each row, either way

@@ -44,7 +44,7 @@ across tables instead.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..patterns import lazy_compile
 from .document import Document, Series, Table
@@ -235,8 +235,7 @@ def kinds_named(text: str, comparative: str, allowed: tuple[str, ...] | None = N
     return allowed
 
 
-@dataclass(frozen=True)
-class Pair:
+class Pair(NamedTuple):
     """A variant column (``x``) and its reference column (``y``) of one
     table, of one quantity ``kind``, and the rows the sentence names."""
 

@@ -195,13 +195,12 @@ def recording():
         _PRODUCED.reset(token)
 
 
-@dataclass(eq=False)
 class TableCells:
     """The table being built inside :func:`cells_of`: its header cells, and
     the body rows built so far (a cell made now is in row ``len(body)``)."""
 
-    headers: tuple
-    body: list | None = None
+    def __init__(self, headers: tuple, body: list | None = None):
+        self.headers, self.body = headers, body
 
     def row_now(self) -> int | None:
         """0-based body row of a cell made now; None when the builder gave no body list."""

@@ -174,9 +174,9 @@ class Problem(NamedTuple):
         figures contradict each other is fixed otherwise than a schema
         violation). A pointer to the whole document (``/``) is dropped: the
         line (1) says as much."""
-        place = replace(error.place, path=shown)
+        place = error.place._replace(path=shown)
         if place.pointer == "/":
-            place = replace(place, pointer=None)
+            place = place._replace(pointer=None)
         return cls(place, error.message, hint=error.hint)
 
     def error(self) -> RecordError:

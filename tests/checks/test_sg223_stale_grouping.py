@@ -282,8 +282,7 @@ def test_each_distinct_name_is_searched_once_by_each_rule(tmp_path):
             searched.append(name)
             return self.compiled.search(name)
 
-    for rule in rules:
-        object.__setattr__(rule, "compiled", Counted(rule.compiled))
+    rules.rules = [rule._replace(compiled=Counted(rule.compiled)) for rule in rules]  # a StudyRule is a NamedTuple
     assert kernel_rule_use.differences(rules, 0, result) == []
     uses = kernel_rule_use.rule_uses(rules, [result], [result])
     assert [use.takes for use in uses] == [False, True, False]
