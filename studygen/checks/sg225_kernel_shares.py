@@ -7,8 +7,8 @@ figures in its own sentence; the README's kernel-time table prints each
 group's time and one total row per profile, so a reader checks it by hand.
 Here each percentage followed by "of" and, within its clause, words for a
 profile's time (:data:`_KERNEL_WHOLE`: "kernel time", "the profiled step",
-"GPU time", "the trace", "the total", and a TensorRT profile's "layer time"), with no figure of a unit between
-them (that is an operand, SG103's and SG212's to read), is a share claim.
+"GPU time", "the trace", "the total", a TensorRT profile's "layer time"), with no figure of a unit between them
+(an operand, SG103's and SG212's to read), is a share claim.
 It is about:
 
 - the kernel group the sentence names (a group name of the study's kernel-time
@@ -39,8 +39,8 @@ A multiple of one group's time between two runs, written without their
 times ("attention on the MI300X takes 2.5x the H100's", "doubles", "three
 times as long"; :data:`_MULTIPLE`), is read the same way: the sentence names
 two GPU models, else two variants (then at most one GPU, which narrows both),
-else two job ids or two checkpoint revisions (two runs of one engine), and a kernel group, else the runs' kernel time as a whole (the profiles'
-totals); it holds when the group's time in a profile of one side over its
+else two job ids or two checkpoint revisions (two runs of one engine), and a kernel group, else the runs' kernel
+time as a whole (the profiles' totals); it holds when the group's time in a profile of one side over its
 time in one of the other, of the same span (:func:`~studygen.records.profile_spread.kernel_span`:
 a whole trace's total is no step's), either way round, gives the figure at
 its printed decimals (one unit after a hedge), or for a multiple in words
@@ -52,11 +52,9 @@ is read the same way, held to the difference of the two profiles' times at
 its printed decimals in its unit (one unit after a hedge). So is a change
 written as a percentage ("27% less", "fell by 27%", "a cut of 27%":
 :data:`_CHANGE`), held to its base: a fall is of the larger time, a rise
-of the smaller, "faster" or "slower" of either (:func:`_change_bases`); a
-bounded one ("over 15% less") is not read. Case (a new user's trial,
-session 29): "Profiled layer time fell by 37.6% from the 26210e92 engine to
-the 7a07608d engine." passed where 0.6471 ms fell to 0.4704 ms, 27.3 %
-(37.6 % is the rise from the smaller).
+of the smaller, "faster" or "slower" of either (:func:`_change_bases`); a bounded one ("over 15% less") is
+not read. Case (a new user's trial, session 29): "Profiled layer time fell by 37.6% from the 26210e92 engine to
+the 7a07608d engine." passed where 0.6471 ms fell to 0.4704 ms, 27.3 % (37.6 % is the rise from the smaller).
 
 A range of kernel times ("from 0.3072 to 0.3500 ms", "between 0.6 and 2.2
 ms": :data:`_RANGE`) in a sentence saying it is a range, of the group it
