@@ -34,7 +34,8 @@ from ...records.migrate import unstable_flag_words
 from ...records.result import NewResult
 from ..inputs import significant
 from .align import align
-from .common import ResultLabels, TrtexecInputs, match_runs, run_base, timing_method, transfers_off
+from .common import (ResultLabels, TrtexecInputs, layer_info_shape, match_runs, run_base, timing_method,
+                     transfers_off)
 from .runs import Summary, TrtexecLog, TrtexecRun, graph_ignored_before_summary
 from .times import TimesRun, timing_statistics
 
@@ -79,7 +80,8 @@ def latency_results(inputs: TrtexecInputs, labels: ResultLabels) -> list[NewResu
             refuse_unknown_warmup(times_run, inputs.times_display)
         else:
             times_run = align(times_run, run, inputs.times_display, log.display)
-        base = run_base(labels, run, log.display if log else inputs.times_display, inputs.notes)
+        base = run_base(labels, run, log.display if log else inputs.times_display, inputs.notes,
+                        layer_info_shape(inputs))
         for timing, reason in times_run.left_out.items():
             if not (transfers_off(run) and timing in TRANSFER_TIMINGS):
                 inputs.notes.append(reason)
