@@ -69,7 +69,10 @@ def check(context) -> list[Finding]:
         if name in ran or name in named or variant.get("label") in named:
             continue
         typo = likely_typo(variant, unmatched)
-        hint = f"collect {name}, add it under not_measured with the reason it was not measured, or remove it"
+        # the entry's own keys: a user told only "add it under not_measured" wrote `variant: fp32` and met a schema
+        # error naming the key it refused, not the one it takes (session 30's new user)
+        hint = (f"collect {name}, add it under not_measured with the reason it was not measured "
+                f"(- {{config: {name}, reason: WHY}}), or remove it")
         if typo:
             hint = f"not_measured names {typo!r}, which is no variant: if it means {name}, correct it there; else {hint}"
         findings.append(Finding(

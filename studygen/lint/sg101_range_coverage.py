@@ -78,6 +78,7 @@ from .rounding import covers, hedged_range
 from .series_index import SectionSeries
 from .stated_bounds import bound_findings
 from .text import ratio_header, reference_opening
+from .total_shares import total_rows
 from .variant_pairs import kind_of_words
 from .variant_ranges import across_variants, far_unions, names_only_its_column
 
@@ -406,10 +407,13 @@ def _scan_series(sources, index: _ValueIndex, block: Block, sentence: Sentence, 
             continue
         restricted = rows is not table.all_rows or bool(series.varying and view.mention(series.varying) == 1)
         baseline = baseline_rows(series, rng, view, reference_opening(sentence.text))
+        # a total row sums the others and is none of them: a range over a column's rows leaves it out by meaning,
+        # unless the clause names it (then it is among the rows the clause restricts the range to)
+        totals = total_rows(table) if rows is table.all_rows else set()
         figures = series.figures  # (row, figure); a cell holding a range gives both its ends
         banded = band_rows(series, sentence, rng)  # "Good (65-80% acceptance): 6 prompts (3.67-3.89x)"
-        if rows is not table.all_rows or baseline or banded is not None:
-            kept = (set(rows) if banded is None else banded & set(rows)) - baseline
+        if rows is not table.all_rows or baseline or totals or banded is not None:
+            kept = (set(rows) if banded is None else banded & set(rows)) - baseline - totals
             figures = [(i, f) for i, f in figures if i in kept]
             restricted = restricted or banded is not None
         if view.sweep_ends and not restricted:

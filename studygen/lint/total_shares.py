@@ -53,14 +53,25 @@ CHANGE_RE = lazy_compile(
     r"\b(?:sav\w*|cut\w*|reduc\w*|shav\w*|remov\w*|trim\w*|drop\w*|decreas\w*|increas\w*|grow\w*|grew|rais\w*|add\w*|"
     r"improv\w*|faster|slower|speed\w*|lower\w*|higher|less|more|fewer|by|than|vs|versus|over|relative|compared|gain\w*|"
     r"los[est]\w*|shrink\w*|shrank)\b", re.IGNORECASE)
-_TOTAL_LABELS = frozenset({"total", "all", "sum", "overall"})
+TOTAL_LABELS = frozenset({"total", "all", "sum", "overall"})
 # labels of a row that pools or spreads the others ("Total", "mean", "Std"), no measured variant's: what a claim
 # over every row (stated_bounds) or a best-of claim (best_unquoted) never reads as one, each adding its own
-POOLED_LABELS = _TOTAL_LABELS | {"average", "avg", "mean", "geomean", "median", "reference", "std", "stdev", "stddev",
+POOLED_LABELS = TOTAL_LABELS | {"average", "avg", "mean", "geomean", "median", "reference", "std", "stdev", "stddev",
                                  "variance"}
 _TOTAL_WORDS = frozenset({"total", "sum", "overall", "whole"})
 _CLAUSE_BREAKS = ",;:()"
 HINT = "recompute the share from the row and the table's total row (to their printed digits), or name what it is a share of"
+
+
+def total_rows(table: Table) -> set[int]:
+    """Indexes of the rows of ``table`` labelled as the sum of the others
+    (``total``, ``all``, ``sum``, ``overall``, :data:`TOTAL_LABELS`),
+    unless every row is. Case (session 30's new user): "across the groups,
+    layer time ranges from 0.02541 to 0.3799 ms" over a kernel-group table
+    with a ``total`` row was told it left out the total's 0.5242 ms and to
+    widen the range to 0.004096 to 0.5242 ms, a range no group spans."""
+    found = {i for i, row in enumerate(table.rows) if normalize(row.label).strip() in TOTAL_LABELS}
+    return found if len(found) < len(table.rows) else set()
 
 
 def total_share_findings(document: Document) -> list[tuple[int, str, str]]:
@@ -169,7 +180,7 @@ def _total_row(table: Table) -> int | None:
         found = None
         if table.label_columns and len(table.rows) >= 3:
             column = table.label_columns[0]
-            totals = [row.index for row in table.rows if normalize(row.cells[column]).strip() in _TOTAL_LABELS]
+            totals = [row.index for row in table.rows if normalize(row.cells[column]).strip() in TOTAL_LABELS]
             found = totals[0] if len(totals) == 1 else None
         table.pair_cache[key] = found
     return table.pair_cache[key]

@@ -176,10 +176,31 @@ def record_as_measured(held: dict, offered: dict, how: str) -> str:
     went round in a circle."""
     differ = [(name, a, b) for name, a, b in zip(IDENTITY_FIELDS, result_identity(held), result_identity(offered))
               if a != b]
+    if differ and all(b is None and a is not None and name in OPTION_FIELDS for name, a, b in differ):
+        return _left_unstated(differ, how)
     was = ", ".join(f"{name} {a if a is not None else 'not given'}" for name, a, _ in differ)
     now = ", ".join(f"{name} {b if b is not None else 'not given'}" for name, _, b in differ)
     return (f"if the run was of {now} (not {was}), collect it {how} --replace \"REASON\" (what the job took from "
             f"that file is dropped first); for {now} as well, collect a file of a run of its own")
+
+
+# Identity fields a collect's option of the same name labels (--shape, --batch, --dataset) where its input does not.
+OPTION_FIELDS = ("shape", "batch", "dataset")
+
+
+def _left_unstated(differ: list[tuple[str, object, object]], how: str) -> str:
+    """:func:`record_as_measured`'s advice where the offered result only
+    leaves unstated what the held one states (``differ``: name, held,
+    offered None): the same measurement, read without the options that
+    labelled it. Case (session 30's new user): the held profile said
+    batch 1, a collect without --batch was told "if the run was of batch not
+    given (not batch 1), collect it ... --replace", as if leaving an option
+    out named another configuration."""
+    was = ", ".join(f"{name} {a}" for name, a, _ in differ)
+    options = " ".join(f"--{name} {a}" for name, a, _ in differ)
+    return (f"this collect gives no {' or '.join(name for name, _, _ in differ)} where the recorded result says {was}: "
+            f"it is that measurement ({options} reads it as recorded); if {was} was wrong, collect it {how} "
+            f"--replace \"REASON\" and the right value")
 
 
 # Fields a kernel-time result takes from the study file's kernel_groups rather than from its input.

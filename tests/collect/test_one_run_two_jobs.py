@@ -110,3 +110,17 @@ def test_a_copy_refused_in_another_job_is_worded_as_the_job_recorded_it(collect,
         'collect it with --job a100-run1 and --replace "REASON" (what the job took from that file is dropped first); '
         "for shape 224x224, batch 1 as well, collect a file of a run of its own; nothing written\n"), refused.err
     assert not refused.path.exists()
+
+
+def test_a_copy_refused_without_the_option_that_labelled_it_is_told_it_is_that_measurement(collect):
+    # session 30's new user: job a holds the profile at batch 1; the same file collected into job b without --batch was
+    # told "if the run was of batch not given (not batch 1), collect it ... --replace", as if leaving --batch out
+    # named another configuration
+    assert collect("torch-profile", "--variant", "bf16", "--trace", TRACE, "--batch", "1", job="a").exit_code == 0
+    refused = collect("torch-profile", "--variant", "bf16", "--trace", TRACE, job="b")
+    assert refused.exit_code == 2 and refused.err.count("\n") == 1, refused.err
+    assert refused.err.endswith(
+        "one run under two jobs would count as two measurements that agree; this collect gives no batch where the "
+        "recorded result says batch 1: it is that measurement (--batch 1 reads it as recorded); if batch 1 was wrong, "
+        'collect it with --job a and --replace "REASON" and the right value; nothing written\n'), refused.err
+    assert not refused.path.exists()

@@ -271,7 +271,8 @@ def test_findings_of_unfinished_study_files_say_what_to_do(tmp_path):
                     description="Toy detector (edit this)", not_measured=[{"config": "FP8 engine", "reason": "not tried"}])
     (missing,) = codes(run_checks(study), "SG219")
     assert missing.pointer == "/variants/0"
-    assert missing.hint == "collect fp32, add it under not_measured with the reason it was not measured, or remove it"
+    assert missing.hint == ("collect fp32, add it under not_measured with the reason it was not measured "
+                            "(- {config: fp32, reason: WHY}), or remove it")
     (placeholder,) = codes(run_checks(study), "SG218")
     assert placeholder.message == "description still holds the placeholder studygen new wrote: 'Toy detector (edit this)'"
     assert placeholder.hint.startswith("write what the study is (title, description) and what was decided")
@@ -290,10 +291,13 @@ def test_a_typo_under_not_measured_is_pointed_at_not_asked_for_again(tmp_path):
     hints = {f.pointer: f.hint for f in codes(run_checks(study), "SG219")}
     assert hints == {
         "/variants/1": "not_measured names 'in8', which is no variant: if it means int8, correct it there; else collect "
-                       "int8, add it under not_measured with the reason it was not measured, or remove it",
+                       "int8, add it under not_measured with the reason it was not measured (- {config: int8, reason: "
+                       "WHY}), or remove it",
         "/variants/2": "not_measured names 'fp16-frist', which is no variant: if it means fp8, correct it there; else "
-                       "collect fp8, add it under not_measured with the reason it was not measured, or remove it",
-        "/variants/3": "collect fp32, add it under not_measured with the reason it was not measured, or remove it"}
+                       "collect fp8, add it under not_measured with the reason it was not measured (- {config: fp8, "
+                       "reason: WHY}), or remove it",
+        "/variants/3": "collect fp32, add it under not_measured with the reason it was not measured (- {config: fp32, "
+                       "reason: WHY}), or remove it"}
 
 
 def test_the_not_measured_section_says_each_entry_once_with_its_versions_as_given(tmp_path):

@@ -17,7 +17,7 @@ from ...records.unstated import shape_option_note, shape_read_note
 from ..kernel_groups import KernelGroupRules
 from .exports import LayerInfo, ProfileRun
 from .times import TimesRun
-from .runs import TrtexecLog, TrtexecRun, measured_settings
+from .runs import TrtexecLog, TrtexecRun, image_shape, measured_settings
 
 
 @dataclass
@@ -119,13 +119,37 @@ def option_shape(shape_option: str | None, where: str, notes: list[str]) -> str 
     return shape_option
 
 
-def run_shape(run: TrtexecRun | None, shape_option: str | None, display: str, notes: list[str]) -> str | None:
+def layer_info_shape(inputs: TrtexecInputs) -> tuple[str, str, str] | None:
+    """``(HxW, where, what in it)`` of the image input a detailed
+    ``--layer-info`` shows (:attr:`.exports.LayerInfo.input_shapes` read by
+    :func:`.runs.image_shape`): the shape of the engine that ran, for
+    inputs without a log (times and profile files state none). None
+    without layer info, or where its inputs give no one HxW."""
+    info = inputs.layer_info
+    found = image_shape(info.input_shapes) if info is not None else None
+    if found is None:
+        return None
+    bound = ", ".join(f"{name}={dims}" for name, dims in info.input_shapes)
+    return found[0], Path(inputs.layer_info_display).name, f"its input binding {bound}, {found[1]}"
+
+
+def run_shape(run: TrtexecRun | None, shape_option: str | None, display: str, notes: list[str],
+              engine: tuple[str, str, str] | None = None) -> str | None:
     """The run's input shape HxW as the log states it
-    (:meth:`.runs.TrtexecRun.stated_shape`), with a note in ``notes`` (once)
-    saying where it was read, else the ``--shape`` option, with a note
-    saying so (:func:`option_shape`). UsageError when both are given and
-    differ."""
+    (:meth:`.runs.TrtexecRun.stated_shape`), else, for inputs without a log,
+    as the engine's layer info states it (``engine``,
+    :func:`layer_info_shape`), with a note in ``notes`` (once) saying where
+    it was read, else the ``--shape`` option, with a note saying so
+    (:func:`option_shape`). UsageError when both are given and differ."""
     log_shape, source = run.stated_shape() if run is not None else (None, None)
+    if log_shape is None and run is None and engine is not None:
+        shape, where, source = engine
+        if shape_option is not None and shape != shape_option:
+            raise UsageError(f"--shape {shape_option} but {where} says {shape} ({source})")
+        note = shape_read_note(where, shape, source)
+        if note not in notes:
+            notes.append(note)
+        return shape
     if log_shape is None:
         where = f"{Path(display).name} {run.label}" if run is not None else Path(display).name
         return option_shape(shape_option, where, notes)
@@ -137,7 +161,8 @@ def run_shape(run: TrtexecRun | None, shape_option: str | None, display: str, no
     return log_shape
 
 
-def run_base(labels: ResultLabels, run: TrtexecRun | None, display: str, notes: list[str]) -> dict:
+def run_base(labels: ResultLabels, run: TrtexecRun | None, display: str, notes: list[str],
+             engine: tuple[str, str, str] | None = None) -> dict:
     """:func:`base_result` of one run: its batch (:func:`run_batch`) and
     shape (:func:`run_shape`) as the log states them, else the options';
     a note in ``notes`` (once) when the log prints two batches that
@@ -148,7 +173,7 @@ def run_base(labels: ResultLabels, run: TrtexecRun | None, display: str, notes: 
         note = f"{Path(display).name} {run.label}: no batch recorded: {why}; give --batch N where it is known"
         if note not in notes:
             notes.append(note)
-    return base_result(labels, batch, run_shape(run, labels.shape, display, notes))
+    return base_result(labels, batch, run_shape(run, labels.shape, display, notes, engine))
 
 
 def transfers_off(run: TrtexecRun | None) -> bool:

@@ -145,6 +145,9 @@ class LayerInfo:
     bindings: list[str]
     detailed: bool
     kernels: dict[str, LayerKernel] = field(default_factory=dict)
+    # (binding name, dims "1x3x224x224") of each network input a detailed export shows: a binding that some layer
+    # reads and none writes, with every dimension a positive whole number (a dynamic one, -1, gives none)
+    input_shapes: list[tuple[str, str]] = field(default_factory=list)
 
     def types(self) -> dict[str, str]:
         """Layer name → its type (``LayerType``), for the layers that have one."""
@@ -187,7 +190,30 @@ def parse_layer_info(path: Path, display: str | None = None) -> LayerInfo:
     bindings = document.get("Bindings") or []
     if not all(isinstance(b, str) for b in bindings):
         raise InputError("Bindings must be a list of names", path=display, pointer="/Bindings")
-    return LayerInfo(layers=layers, bindings=bindings, detailed=detailed, kernels=kernels)
+    return LayerInfo(layers=layers, bindings=bindings, detailed=detailed, kernels=kernels,
+                     input_shapes=binding_input_shapes(document["Layers"], bindings))
+
+
+def binding_input_shapes(layers: list, bindings: list[str]) -> list[tuple[str, str]]:
+    """``[(name, "1x3x224x224")]``: the network inputs among ``bindings``
+    as a detailed export's layers show them (a tensor some layer lists
+    under ``Inputs`` and no layer under ``Outputs``), each once, with its
+    ``Dimensions`` when every one is a positive whole number; empty for a
+    names-only export. A binding's dimensions are the engine's logical
+    shape (NCHW as the ONNX model gives it), whatever its format."""
+    written = {tensor.get("Name") for layer in layers if isinstance(layer, dict)
+               for tensor in layer.get("Outputs") or [] if isinstance(tensor, dict)}
+    found: dict[str, str] = {}
+    for layer in layers:
+        if not isinstance(layer, dict):
+            continue
+        for tensor in layer.get("Inputs") or []:
+            name = tensor.get("Name") if isinstance(tensor, dict) else None
+            dims = tensor.get("Dimensions") if isinstance(tensor, dict) else None
+            if name in bindings and name not in written and name not in found and isinstance(dims, list) and dims \
+                    and all(type(d) is int and d > 0 for d in dims):
+                found[name] = "x".join(str(d) for d in dims)
+    return list(found.items())
 
 
 # the keys an input names its type under: TensorRT 8.2 to 10 in one text with its layout, TensorRT 11 on its own

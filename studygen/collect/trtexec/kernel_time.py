@@ -23,7 +23,7 @@ from ...records.kinds import Kind
 from ...records.result import NewResult
 from ..inputs import significant
 from ..kernel_groups import KernelGroupRules, KernelItem, group_times, groups_for_record
-from .common import ResultLabels, TrtexecInputs, profile_runs, run_base
+from .common import ResultLabels, TrtexecInputs, layer_info_shape, profile_runs, run_base
 
 EXPORT_PROFILER = "trtexec --exportProfile ({name}; averageMs: mean per iteration)"
 DUMP_PROFILER = "trtexec --dumpProfile ({column}: mean per iteration; total from its Total row)"
@@ -44,7 +44,8 @@ def kernel_time_results(inputs: TrtexecInputs, labels: ResultLabels) -> list[New
         profile_name = Path(inputs.profile_display).name
         matched = profile_runs(inputs)
         for profile_run, run in zip(inputs.profile, matched):
-            base = run_base(labels, run, log.display if log else inputs.profile_display, inputs.notes)
+            base = run_base(labels, run, log.display if log else inputs.profile_display, inputs.notes,
+                            layer_info_shape(inputs))
             items = [KernelItem(name, average, None, details.get(name), types.get(name))
                      for name, average, _, _ in profile_run.rows]
             refuse_no_time(items, None, inputs.profile_display, profile_run.line)

@@ -34,7 +34,8 @@ from ...records.migrate import unstable_flag_words
 from ...records.result import NewResult
 from ..inputs import significant
 from .align import align
-from .common import ResultLabels, TrtexecInputs, match_runs, run_base, timing_method, transfers_off
+from .common import (ResultLabels, TrtexecInputs, layer_info_shape, match_runs, run_base, timing_method,
+                     transfers_off)
 from .runs import Summary, TrtexecLog, TrtexecRun, graph_ignored_before_summary
 from .times import TimesRun, timing_statistics
 
@@ -79,7 +80,8 @@ def latency_results(inputs: TrtexecInputs, labels: ResultLabels) -> list[NewResu
             refuse_unknown_warmup(times_run, inputs.times_display)
         else:
             times_run = align(times_run, run, inputs.times_display, log.display)
-        base = run_base(labels, run, log.display if log else inputs.times_display, inputs.notes)
+        base = run_base(labels, run, log.display if log else inputs.times_display, inputs.notes,
+                        layer_info_shape(inputs))
         for timing, reason in times_run.left_out.items():
             if not (transfers_off(run) and timing in TRANSFER_TIMINGS):
                 inputs.notes.append(reason)
@@ -94,6 +96,8 @@ def latency_results(inputs: TrtexecInputs, labels: ResultLabels) -> list[NewResu
             if run is None and times_run.data_transfers is not None:
                 # no log to read the setting from: the export's own copy times say it, never a version's default
                 result["method"]["data_transfers"] = times_run.data_transfers
+            if run is None and profiled_apart(times_run, inputs):
+                result["method"]["separate_profile_run"] = True
             if result["value_ms"] == 0:
                 inputs.notes.append(f"{timing} of {times_name} array {times_run.index + 1} left out: its median is "
                                     "0 ms (below the timer's resolution), not a latency")
@@ -105,6 +109,34 @@ def latency_results(inputs: TrtexecInputs, labels: ResultLabels) -> list[NewResu
             result["source_locator"] = f"{times_name}:line {times_run.line}"
             out.append(NewResult(result, f"{inputs.times_display}:array {times_run.index + 1}"))
     return out
+
+
+def profiled_apart(times_run: TimesRun, inputs: TrtexecInputs) -> bool:
+    """Whether the ``--profile`` array given beside a times array without
+    its log (the array at the same place, when both files hold as many)
+    counts another number of iterations than the times array holds: trtexec
+    profiles every timed iteration unless ``--separateProfileRun`` is given
+    (TensorRT 7 logs' profiles count their times arrays' iterations, warm-up
+    included: 1520 and 1520 in the Jetson GoogLeNet files), so such a
+    profile was timed in a pass of its own and its layer total carries the
+    profiler's overhead (fuzzylabs' AlexNet fp16: a profile of 14590
+    iterations beside 6039 timed ones, whose publisher's summary says
+    ``Separate profiling: Enabled``). Adds a provenance note saying so, once
+    per array. False where either count is unknown or they agree."""
+    profiles = inputs.profile or []
+    if len(profiles) != len(inputs.times or []):
+        return False
+    profile = profiles[times_run.index]
+    timed = max((len(values) for values in times_run.timings.values()), default=0) + times_run.warmup_dropped
+    if profile.iterations is None or not timed or profile.iterations == timed:
+        return False
+    note = (f"{Path(inputs.profile_display).name} array {profile.index + 1} counts {profile.iterations} profiled "
+            f"iterations, {Path(inputs.times_display).name} array {times_run.index + 1} {timed} timed ones: trtexec "
+            "profiles every timed iteration unless --separateProfileRun is given, so the layers were timed in a "
+            "profiling pass of their own (recorded as a separate profile run)")
+    if note not in inputs.notes:
+        inputs.notes.append(note)
+    return True
 
 
 def run_setting_notes(run: TrtexecRun, log: TrtexecLog) -> list[str]:
