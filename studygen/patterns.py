@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import sys
+from re import _parser  # Python's own parser of regular expressions (3.11+), for needed_words
 
 # What a compiled pattern offers; each is copied onto the lazy pattern at its first use.
 _COMPILED_ATTRIBUTES = ("search", "match", "fullmatch", "finditer", "findall", "sub", "subn", "split",
@@ -124,6 +125,55 @@ class NeedsPattern:
 
     def __repr__(self) -> str:
         return f"NeedsPattern({self.full!r}, needs={self.needs!r})"
+
+
+_NEEDED_REPEATS = ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT")
+
+
+def needed_words(pattern: str) -> tuple[str, ...] | None:
+    """Lowercase ASCII words one of which every match of ``pattern`` (searched
+    case-insensitively) holds among the characters it matches, read off its
+    parse tree; None when no such words can be read (a branch with none, only
+    classes and repeats of none or more). Each word is a run of the pattern's
+    own ASCII literals; a branch gives the words of all its alternatives, a
+    group or a repeat of one or more times those of its content; a lookaround,
+    class, anchor or backreference gives none and ends a run. Of the sets
+    found along the pattern, the one whose shortest word is longest is given
+    (``(?<![a-z])conv|fprop``: conv and fprop). The reading only ever gives
+    words a match needs: tests/records/test_needed_words.py holds it to the
+    pattern on every kernel name of the records and fixtures and on made-up
+    names. Used for a study file's kernel_groups rules that Python's re runs
+    (:func:`studygen.records.kernel_rules.compile_pattern`), behind :class:`NeedsPattern`."""
+    words = _needed(_parser.parse(pattern, re.IGNORECASE).data)
+    return tuple(sorted(words)) if words else None
+
+
+def _needed(items) -> frozenset[str] | None:
+    sets, run = [], ""
+    for op, argument in items:
+        name = str(op)
+        if name == "LITERAL" and chr(argument).isascii():
+            run += chr(argument).lower()
+            continue
+        if run:
+            sets.append(frozenset({run}))
+            run = ""
+        inner = None
+        if name == "SUBPATTERN":
+            inner = _needed(argument[-1].data)
+        elif name == "ATOMIC_GROUP":
+            inner = _needed(argument.data)
+        elif name in _NEEDED_REPEATS and argument[0] >= 1:
+            inner = _needed(argument[2].data)
+        elif name == "BRANCH":
+            alternatives = [_needed(branch.data) for branch in argument[1]]
+            if all(alternatives):
+                inner = frozenset().union(*alternatives)
+        if inner:
+            sets.append(inner)
+    if run:
+        sets.append(frozenset({run}))
+    return max(sets, key=lambda found: (min(map(len, found)), -len(found)), default=None)
 
 
 class GuardedPattern:

@@ -29,7 +29,7 @@ import re
 from re import _parser  # Python's own parser of regular expressions (3.11+), for backtracking_risk
 
 from ..errors import RecordError
-from ..patterns import ascii_folded, invalid_pattern
+from ..patterns import invalid_pattern, lazy_compile, needed_words
 
 
 def elided_foreign_node(name: str) -> bool:
@@ -94,77 +94,11 @@ def compile_pattern(pattern: str, source: str, pointer: str):
             "the google-re2 package is not installed"
         raise RecordError(f"regular expression {pattern!r} could take very long on a long name: {risk}; {engine}, "
                           "so rewrite it without that", path=source, pointer=pointer)
+    # Python's re tries every start of a name for a pattern opening with a lookbehind or an alternation: the
+    # shipped H200 study's Conv and layout rules took 28 and 50 us a kernel name (176 characters on average, 404
+    # names), RE2's rules 2; behind the words every match needs (a substring test each) most names take under 1
     words = needed_words(pattern)
-    return python_pattern if words is None else WordGatedPattern(python_pattern, words)
-
-
-class WordGatedPattern:
-    """A Python ``re`` pattern (one RE2 cannot run) behind a substring test:
-    every match of it holds one of ``words`` (lowercase ASCII,
-    :func:`needed_words`), so a name whose :func:`~studygen.patterns.ascii_folded`
-    form holds none is no match and the pattern is not run. Python's ``re``
-    tries every start of a name for a pattern that opens with a lookbehind
-    or an alternation: the shipped H200 study's Conv and layout rules took 28
-    and 50 us a kernel name (176 characters on average, 404 names), RE2's
-    rules 2; the substring tests take under 1. Offers ``search`` (what
-    rules are used for) and ``pattern``."""
-
-    __slots__ = ("compiled", "words", "pattern")
-
-    def __init__(self, compiled: re.Pattern, words: tuple[str, ...]):
-        self.compiled, self.words, self.pattern = compiled, words, compiled.pattern
-
-    def search(self, name: str) -> re.Match | None:
-        folded = ascii_folded(name)
-        return self.compiled.search(name) if any(word in folded for word in self.words) else None
-
-
-_CONSUMING_GROUPS = ("SUBPATTERN", "ATOMIC_GROUP")
-
-
-def needed_words(pattern: str) -> tuple[str, ...] | None:
-    """Lowercase ASCII words one of which every match of ``pattern`` (searched
-    case-insensitively) holds among the characters it matches, read off its
-    parse tree; None when no such words can be read (a branch with none, only
-    classes and repeats of none or more). Each word is a run of the pattern's
-    own ASCII literals; a branch gives the words of all its alternatives, a
-    group or a repeat of one or more times those of its content; a lookaround,
-    class, anchor or backreference gives none and ends a run. Of the sets
-    found along the pattern, the one whose shortest word is longest is given
-    (``(?<![a-z])conv|fprop``: conv and fprop). The reading only ever gives
-    words a match needs: tests/records/test_needed_words.py holds it to the
-    pattern on every kernel name of the records and fixtures and on made-up
-    names."""
-    words = _needed(_parser.parse(pattern, re.IGNORECASE).data)
-    return tuple(sorted(words)) if words else None
-
-
-def _needed(items) -> frozenset[str] | None:
-    sets, run = [], ""
-    for op, argument in items:
-        name = str(op)
-        if name == "LITERAL" and chr(argument).isascii():
-            run += chr(argument).lower()
-            continue
-        if run:
-            sets.append(frozenset({run}))
-            run = ""
-        inner = None
-        if name == "SUBPATTERN":
-            inner = _needed(argument[-1].data)
-        elif name == "ATOMIC_GROUP":
-            inner = _needed(argument.data)
-        elif name in _REPEATS and argument[0] >= 1:
-            inner = _needed(argument[2].data)
-        elif name == "BRANCH":
-            alternatives = [_needed(branch.data) for branch in argument[1]]
-            if all(alternatives):
-                inner = frozenset().union(*alternatives)
-        if inner:
-            sets.append(inner)
-    if run:
-        sets.append(frozenset({run}))
-    return max(sets, key=lambda found: (min(map(len, found)), -len(found)), default=None)
+    return python_pattern if words is None else lazy_compile(pattern, re.IGNORECASE, needs=words)
 
 
 def _re2():

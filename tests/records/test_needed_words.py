@@ -1,4 +1,4 @@
-"""records.kernel_rules.needed_words and WordGatedPattern: a kernel-group rule that Python's re runs (one RE2
+"""patterns.needed_words and a kernel-group rule behind it (records.kernel_rules.compile_pattern): a rule that Python's re runs (one RE2
 cannot) is tried only on names holding one of the words every match of it needs. The words are read off the
 parse tree; here they are written out by hand for patterns of our own, and the gated search is held to the plain
 one on every kernel and layer name the shipped records and the shared fixtures list, under every rule the shipped
@@ -15,7 +15,8 @@ import pytest
 import yaml
 
 from studygen.collect.kernel_groups import DEFAULT_RULES
-from studygen.records.kernel_rules import WordGatedPattern, compile_pattern, needed_words
+from studygen.patterns import NeedsPattern, needed_words
+from studygen.records.kernel_rules import compile_pattern
 from tests.conftest import FIXTURES, REPO
 
 
@@ -74,7 +75,7 @@ def test_gated_rules_answer_as_the_plain_pattern_on_every_listed_name():
     for pattern in _shipped_rule_patterns():
         compiled = compile_pattern(pattern, "s.yaml", "/kernel_groups/0/pattern")
         plain = re.compile(pattern, re.IGNORECASE)
-        gated += isinstance(compiled, WordGatedPattern)
+        gated += isinstance(compiled, NeedsPattern)
         assert [bool(compiled.search(name)) for name in sorted(names)] == \
             [bool(plain.search(name)) for name in sorted(names)], pattern
     assert gated >= 4  # the lookbehind rules of the H200 study and the built-in set are gated
@@ -83,7 +84,7 @@ def test_gated_rules_answer_as_the_plain_pattern_on_every_listed_name():
 def test_a_case_fold_re_reads_as_ascii_keeps_its_match():
     # re.IGNORECASE matches the Kelvin sign as k, a long s as s and a dotted capital I as i
     rule = compile_pattern("(?<![a-z])(?:kernel|sdpa|linear)", "s.yaml", "/kernel_groups/0/pattern")
-    assert isinstance(rule, WordGatedPattern)
+    assert isinstance(rule, NeedsPattern)
     for name in ("my_\u212aernel", "fused_\u017fdpa", "L\u0130NEAR_fwd"):
         assert rule.search(name) is not None, name
     assert rule.search("relu_fwd") is None

@@ -247,8 +247,8 @@ def test_with_re2_a_catastrophic_pattern_is_matched_in_linear_time():
 
 def test_with_re2_a_lookaround_goes_to_re_after_the_static_check():
     rules = compile_rules([("(?<![a-z])conv", "C")], source="s.yaml")
-    assert type(rules.rules[0].compiled.compiled).__module__ == "re"  # behind the test for "conv" (WordGatedPattern)
-    assert rules.rules[0].compiled.words == ("conv",)
+    assert type(rules.rules[0].compiled.full.compiled).__module__ == "re"  # behind the test for "conv" (NeedsPattern)
+    assert rules.rules[0].compiled.needs == ("conv",)
     assert [rules.classify(n)[0] for n in ("my_conv", "deconv", "CONV2d")] == ["C", "other", "C"]
     assert _refusal([("ok", "A"), ("(?<![a-z])(a+)+$", "B")], "s.yaml") == (
         "s.yaml:/kernel_groups/1/pattern: regular expression '(?<![a-z])(a+)+$' could take very long on a long "
@@ -279,7 +279,9 @@ def test_without_re2_the_default_rules_group_as_with_it(without_re2):
     names = ["sm90_xmma_gemm_f16f16", "my_conv2d_kernel", "Reformatting CopyNode for Input", "layer_norm_fwd",
              "grid_sampler_2d", "dequantize_fp8", "mystery"]
     fallback = default_rules()
-    assert all(type(getattr(rule.compiled, "compiled", rule.compiled)).__module__ == "re" for rule in fallback.rules)
+    # a rule behind its words' test (NeedsPattern) holds its re pattern in .full
+    engines = [rule.compiled.full.compiled if hasattr(rule.compiled, "full") else rule.compiled for rule in fallback.rules]
+    assert all(type(engine).__module__ == "re" for engine in engines)
     grouped = [fallback.classify(name) for name in names]
     assert grouped == [("GEMM/MatMul", True), ("Conv", True), ("other", True), ("normalization and elementwise", True),
                        ("GridSample", True), ("Quantize/Dequantize", True), ("other", False)]
