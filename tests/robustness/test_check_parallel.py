@@ -280,9 +280,30 @@ def _session_processes(session: int) -> list[str]:
     return subprocess.run(["pgrep", "-s", str(session)], capture_output=True, text=True).stdout.split()
 
 
+# python -m studygen check as runpy runs it, after a finder that writes one byte on fd WRITE when studygen's
+# __main__ imports studygen.console: SIGINT is held back from that moment (__main__), so every moment the test
+# picks falls in studygen's own code. Measured from the child's start instead, a slow machine's interpreter was
+# still importing site at 0.12 s (CI: "Fatal Python error: init_import_site ... KeyboardInterrupt", exit 1),
+# which no code of studygen can answer (see test_interrupt_while_importing.py).
+STARTED_CHECK = """
+import os, runpy, sys
+class Started:
+    def find_spec(self, name, path=None, target=None):
+        if name == "studygen.console":
+            sys.meta_path.remove(self)
+            os.write({write}, b"s")
+            os.close({write})
+        return None
+sys.meta_path.insert(0, Started())
+sys.argv = ["-m", "check"]
+runpy.run_module("studygen", run_name="__main__", alter_sys=True)
+"""
+
+
 def test_an_interrupt_or_a_killed_parent_leaves_no_worker_and_no_traceback(tmp_path):
     """SIGINT to the whole process group (Ctrl-C) at moments while the
-    studies are being checked: exit 130 and one line, or the check had ended
+    studies are being checked (measured from studygen's first import, see
+    STARTED_CHECK): exit 130 and one line, or the check had ended
     (exit 0); never a traceback, never a process left. SIGKILL to the parent
     alone: its children stop by themselves. Failed before with a process
     pool: workers printed tracebacks, a worker that survived the interrupt
@@ -298,10 +319,17 @@ def test_an_interrupt_or_a_killed_parent_leaves_no_worker_and_no_traceback(tmp_p
     project = copy_project(tmp_path / "project")
     env = dict(os.environ, PYTHONPATH=str(REPO))
     env.pop("STUDYGEN_JOBS", None)
-    for delay in (0.12, 0.18, 0.24, 0.3, 0.36):
+    interrupted = 0
+    for delay in (0.06, 0.12, 0.18, 0.24, 0.3):
         for sent in (signal.SIGINT, signal.SIGKILL):
-            run = subprocess.Popen([sys.executable, "-m", "studygen", "check"], cwd=project, env=env,
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+            read, write = os.pipe()
+            run = subprocess.Popen([sys.executable, "-c", STARTED_CHECK.format(write=write)], cwd=project, env=env,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                                   pass_fds=(write,))
+            os.close(write)
+            started = os.read(read, 1)
+            os.close(read)
+            assert started == b"s", (delay, run.communicate(timeout=120))
             time.sleep(delay)
             try:
                 os.killpg(run.pid, signal.SIGINT) if sent == signal.SIGINT else os.kill(run.pid, signal.SIGKILL)
@@ -310,12 +338,14 @@ def test_an_interrupt_or_a_killed_parent_leaves_no_worker_and_no_traceback(tmp_p
             _, err = run.communicate(timeout=120)
             if sent == signal.SIGINT:
                 assert run.returncode in (0, 130, -signal.SIGINT), (delay, run.returncode, err)
+                interrupted += run.returncode != 0
                 assert err.strip() in ("", "studygen: interrupted"), (delay, err)
             for _ in range(100):  # a child ends once its current study is done (well under a second)
                 if not _session_processes(run.pid):
                     break
                 time.sleep(0.05)
             assert not _session_processes(run.pid), (delay, sent)
+    assert interrupted  # some moment fell inside the check (the whole check takes about 0.35 s after that import)
 
 
 def test_a_study_whose_worker_dies_is_one_finding_and_the_others_findings_stand(tmp_path, monkeypatch, run_cli):
