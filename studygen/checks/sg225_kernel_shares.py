@@ -269,6 +269,7 @@ def check(context) -> list[Finding]:
                 CODE, f"{pointer} gives {group} {written} of the kernel time, which no profile {'it names ' if named else ''}"
                 f"gives: {listed}", study.rel(study.study_path), line=yaml_text_line(study.spec_text, path, match.start(at)),
                 pointer=pointer, key=f"{pointer} {group} {number}{'%' if at == 2 else ''}", hint=_HINT))
+    _SIDES_READ.clear()  # the memo serves one check: no study or profile is held once it has returned
     return findings
 
 
@@ -346,12 +347,11 @@ WORD_TOLERANCE = 0.1
 _TOTAL_WORDS = lazy_compile(r"\b(?:kernel[\s-]time|layer[\s-]time|total|profiled\s+(?:step|time))\b", re.IGNORECASE)
 _names_total = lru_cache(maxsize=64)(lambda sentence: _TOTAL_WORDS.search(sentence) is not None)  # once a sentence
 
-
 _SIDES_READ: dict = {}  # (study, times, sentence) ids -> (study, times, sides): see _sides_once
 
 
 def _sides_once(study, times: list, sentence: str) -> tuple[list[str], list[list]] | None:
-    """:func:`_sides` once a sentence of one check (its study and profiles held, so their ids stay theirs)."""
+    """:func:`_sides` once a sentence of one check (study and profiles held, so their ids stay theirs)."""
     key = (id(study), id(times), sentence)
     held = _SIDES_READ.get(key)
     if held is None or held[0] is not study or held[1] is not times:

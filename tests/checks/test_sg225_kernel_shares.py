@@ -358,3 +358,21 @@ def test_group_names_from_the_mutation_runs_survivors(tmp_path):
     groups = {"gemm": 2.0, "cublas/gemm": 1.0, "other": 2.0}
     assert _slash_findings(tmp_path / "a", "GEMM kernels take 40% of the kernel time.", groups) == []
     assert findings(tmp_path / "b", "On the A10, GEMM kernels are quick and copy kernels take 20% of the kernel time.") == []
+
+
+def test_a_checked_study_is_not_held_once_the_check_returns(tmp_path):
+    """The readings of a multiple's sides are kept per sentence while one check runs (a field of thousands of
+    claims in one sentence read them again for each: attack30); once the check has returned, nothing of it holds
+    the study or its profiles, so a process checking many studies keeps none of them alive."""
+    import gc
+    import weakref
+
+    records = [record(job, [kernel_time("fp16", groups, total=total)], collected_provenance(gpu=gpu))
+               for job, gpu, groups, total in PROFILES]
+    study = load(tmp_path, records=records, template=TEMPLATE, study=spec(decision={
+        "shipped": False, "summary": "Softmax on the A10 takes 2.5x the time it takes on the L40S."}))
+    assert len(sg225_kernel_shares.check(CheckContext(study))) == 1  # the multiple was read
+    gone = weakref.ref(study)
+    del study
+    gc.collect()
+    assert gone() is None
