@@ -19,12 +19,16 @@ From them it prints the lower bound of a two-process check (head + once-only cos
 split as evenly as whole studies allow) and its ratio to ``--help``: a check of that design cannot go below it
 without less per-process cost or less work. Figures are printed, never asserted.
 
-Last measured (main, 2026-12-06 19:27, 2-core machine, helpers stopped, load average 1.0, ``--repeat 3``):
-``--help`` 58.4 ms; head 117.7 ms (2.0x); once-only cost 158.2 ms (2.7x), 53.4 ms of it regex compiles (279
-patterns, on the smallest study); warm work 519.5 ms, the larger share 265.0 ms (the H200 study alone, 254.5 ms);
-lower bound 540.9 ms = 9.3x ``--help``, against 0.615 s (10.2x) measured for the check itself by family_check.py
-in the same hour. Issue 25's 8x is below the bound: it needs about 75 ms less of per-process cost or of the
-larger share, not a better split.
+Last measured (main, 2026-12-06 23:14, sessions 30 and 31's changes, 2-core machine, load average 0.6,
+``--repeat 3``): ``--help`` 62.9 ms; head 115.4 ms (1.8x); once-only cost 127.1 ms (2.0x), 40.4 ms of it regex
+compiles (265 patterns, on the smallest study); warm work 534.0 ms, the larger share 293.1 ms (the H200 study
+alone); lower bound 535.6 ms = 8.5x ``--help``. Issue 25's 8x is below the bound: it needs about 35 ms less of
+per-process cost or of the larger share, not a better split.
+
+Measured before (main, 2026-12-06 19:27, load average 1.0, ``--repeat 3``): ``--help`` 58.4 ms; head 117.7 ms;
+once-only cost 158.2 ms, 53.4 ms of it regex compiles (279 patterns); the larger share 265.0 ms (the H200 study,
+254.5 ms, before its kernel rules were read); lower bound 540.9 ms = 9.3x ``--help``, against 0.615 s (10.2x)
+measured for the check itself by family_check.py in the same hour.
 """
 
 from __future__ import annotations
